@@ -1,0 +1,88 @@
+// Text analysis shared by the pipeline (indexing) and the server (querying), so both always agree.
+// Mirrors DuckDB fts defaults (lower-case, accents stripped, Snowball porter stemmer, English stopwords)
+// except that digits are kept: people search for file numbers, street numbers and years.
+import snowball from 'snowball-stemmers';
+
+export const ANALYSIS = {
+  version: 'analysis-v1',
+  stemmer: 'snowball-porter',
+  stopwords: 'snowball-english',
+  lowercase: true,
+  stripAccents: true,
+  keepDigits: true,
+  bm25: { k1: 1.2, b: 0.75, idf: 'log10(((N - df + 0.5) / (df + 0.5)) + 1)' },
+} as const;
+
+// The Snowball English stopword list.
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  `i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself
+  it its itself they them their theirs themselves what which who whom this that these those am is are was were be
+  been being have has had having do does did doing would should could ought i'm you're he's she's it's we're they're
+  i've you've we've they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't
+  wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't
+  mustn't let's that's who's what's here's there's when's where's why's how's a an the and but if or because as until
+  while of at by for with about against between into through during before after above below to from up down in out
+  on off over under again further then once here there when where why how all any both each few more most other
+  some such no nor not only own same so than too very`
+    .split(/\s+/)
+    .map((w) => w.replace(/'/g, '')),
+);
+
+const stemmer = snowball.newStemmer('porter');
+const stemCache = new Map<string, string>();
+
+export function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = /^\d+$/.test(word) ? word : stemmer.stem(word);
+    if (stemCache.size > 200_000) stemCache.clear();
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+/** Lower-cases, strips accents, joins digit groups (`$2,237,020` → `2237020`) and drops in-word apostrophes. */
+export function normalize(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    .replace(/(\p{L})['’](\p{L})/gu, '$1$2');
+}
+
+/** Raw words in order, before stopword removal and stemming. */
+export function words(text: string): string[] {
+  return normalize(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+}
+
+/** Index terms in order: words minus stopwords, stemmed. Used for postings and for phrase matching. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) if (!STOPWORDS.has(w)) out.push(stem(w));
+  return out;
+}
+
+export interface ParsedQuery {
+  /** Distinct terms to score, in first-seen order. */
+  terms: string[];
+  /** Quoted phrases, each as its term sequence (only phrases of two or more terms constrain matching). */
+  phrases: string[][];
+}
+
+/** Splits a user query into scored terms and quoted phrases; an unbalanced quote reads as plain text. */
+export function parseQuery(q: string): ParsedQuery {
+  const phrases: string[][] = [];
+  const quoted = /"([^"]*)"/g;
+  for (const m of q.matchAll(quoted)) {
+    const t = terms(m[1]);
+    if (t.length > 1) phrases.push(t);
+  }
+  const all = terms(q.replace(/"/g, ' '));
+  return { terms: [...new Set(all)], phrases };
+}
+
+/** Term sequence as a space-delimited string, the form phrase matching searches in. */
+export function termString(ts: string[]): string {
+  return ` ${ts.join(' ')} `;
+}
