@@ -1,0 +1,173 @@
+// `make lake [CORPUS=dir]`: the stages in order, from source PDFs to a published release.
+import { mkdir, rm } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { ANALYSIS, terms } from '../src/text/analysis.ts';
+import { cachedPages } from './extract/cache.ts';
+import { EXTRACTOR } from './extract/pdf.ts';
+import { splitRunning, type PageText } from './extract/pages.ts';
+import { writeBm25 } from './index/bm25.ts';
+import { stage } from './progress.ts';
+import { listFiles, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
+import { copyOut, loadRows } from './publish/tables.ts';
+import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
+import type { Problem } from './records.ts';
+
+export interface BuildOptions {
+  corpus: string;
+  lake: string;
+  /** Where extracted pages are cached between builds (null: no cache). */
+  cacheDir?: string | null;
+  preview?: boolean;
+  keep?: number;
+  makeCurrent?: boolean;
+  /** Fixed creation time (ISO) for reproducible manifests; defaults to SOURCE_DATE_EPOCH or now. */
+  createdAt?: string;
+  quiet?: boolean;
+}
+
+export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number }
+
+export interface ExtractedDocument { source: SourceDocument; pages: PageText[]; title: string }
+
+const LONG_DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
+
+export function longDate(isoDate: string): string {
+  return LONG_DATE.format(new Date(`${isoDate}T00:00:00Z`));
+}
+
+/** The document's own running header names it (`Board of Supervisors Meeting Minutes - Draft`); fall back to the kind. */
+function documentTitle(source: SourceDocument, pages: PageText[]): string {
+  const header = pages.find((p) => p.header)?.header.split(/\s{2,}/)[0];
+  const name = header && /board of supervisors/i.test(header) ? header : `Board of Supervisors Meeting ${source.kind === 'minutes' ? 'Minutes' : 'Agenda'}`;
+  return `${name}, ${longDate(source.meetingDate)}${source.synthetic ? ' (synthetic)' : ''}`;
+}
+
+async function extractAll(sources: SourceDocument[], cacheDir: string | null, quiet: boolean): Promise<ExtractedDocument[]> {
+  const bar = quiet ? null : stage('extract', sources.length);
+  const out: ExtractedDocument[] = [];
+  for (const source of sources) {
+    let raw;
+    try {
+      raw = await cachedPages(source.path, source.sha256, cacheDir);
+    } catch (e) {
+      throw new SourceError(`${source.fileName}: unreadable PDF (${(e as Error).message})`);
+    }
+    if (source.declaredPages !== null && source.declaredPages !== raw.length) {
+      throw new SourceError(`${source.fileName}: ${raw.length} pages read, MANIFEST.tsv declares ${source.declaredPages}`);
+    }
+    const pages = splitRunning(raw);
+    out.push({ source, pages, title: documentTitle(source, pages) });
+    bar?.tick();
+  }
+  bar?.done(`${out.length} documents, ${out.reduce((n, d) => n + d.pages.length, 0)} pages`);
+  return out;
+}
+
+const DOCUMENT_COLUMNS = {
+  document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', title: 'VARCHAR', file_name: 'VARCHAR',
+  official_url: 'VARCHAR', archive_url: 'VARCHAR', sha256: 'VARCHAR', bytes: 'BIGINT', pages: 'INTEGER', synthetic: 'BOOLEAN',
+  extractor: 'VARCHAR',
+};
+
+const PAGE_COLUMNS = {
+  page_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', page: 'INTEGER',
+  title: 'VARCHAR', header: 'VARCHAR', footer: 'VARCHAR', text: 'VARCHAR', quality: 'VARCHAR', indexed: 'BOOLEAN',
+  official_url: 'VARCHAR',
+};
+
+export function pageId(documentId: string, page: number): string {
+  return `${documentId}-p${page}`;
+}
+
+export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
+  const quiet = opts.quiet ?? false;
+  const log = (line: string) => { if (!quiet) process.stderr.write(`${line}\n`); };
+  const sources = await readCorpus(opts.corpus);
+  log(`sources: ${sources.length} documents from ${opts.corpus}`);
+  const docs = await extractAll(sources, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
+
+  const problems: Problem[] = [];
+  const documentRows = docs.map(({ source: s, pages, title }) => ({
+    document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)), kind: s.kind, title,
+    file_name: s.fileName, official_url: s.officialUrl, archive_url: s.archiveUrl, sha256: s.sha256, bytes: s.bytes,
+    pages: pages.length, synthetic: s.synthetic, extractor: EXTRACTOR,
+  }));
+  const pageRows = docs.flatMap(({ source: s, pages, title }) => pages.map((p) => {
+    if (p.quality === 'garbage' || p.quality === 'repaired') {
+      problems.push({ documentId: s.id, page: p.page, kind: p.quality === 'garbage' ? 'garbage-page' : 'repaired-page', detail: `page text ${p.quality}` });
+    }
+    return {
+      page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)),
+      kind: s.kind, page: p.page, title: `${title}, page ${p.page}`, header: p.header, footer: p.footer,
+      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: `${s.officialUrl}#page=${p.page}`,
+    };
+  }));
+
+  const staged = await stagingDir(opts.lake);
+  try {
+    const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+    const db = await instance.connect();
+    const scratch = join(staged, '.scratch');
+    await mkdir(scratch, { recursive: true });
+    const bar = quiet ? null : stage('tables', 3);
+    await loadRows(db, scratch, 'documents', DOCUMENT_COLUMNS, documentRows);
+    await loadRows(db, scratch, 'pages', PAGE_COLUMNS, pageRows);
+    await copyOut(db, 'SELECT * FROM documents', join(staged, 'documents'), { orderBy: 'document_id', partitionBy: 'year' });
+    await copyOut(db, 'SELECT * FROM pages', join(staged, 'pages'), { orderBy: 'page_id', partitionBy: 'year' });
+    bar?.tick();
+    await loadRows(db, scratch, 'page_source', { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]' },
+      pageRows.filter((p) => p.indexed).map((p) => ({ doc_id: p.page_id, year: p.year, kind: p.kind, terms: terms(p.text) })));
+    await mkdir(join(staged, 'index'), { recursive: true });
+    await writeBm25(db, 'page_source', 'page', join(staged, 'index'));
+    bar?.tick();
+    await rm(scratch, { recursive: true, force: true });
+
+    const files: FileEntry[] = [];
+    for (const path of await listFiles(staged)) {
+      const rel = relative(staged, path);
+      const rows = Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet('${path.replace(/'/g, "''")}')`)).getRows()[0][0]);
+      files.push({ path: rel, sha256: await sha256Of(path), bytes: (await import('node:fs')).statSync(path).size, rows });
+    }
+    bar?.done(`${files.length} Parquet files`);
+    db.closeSync();
+    instance.closeSync();
+
+    const releaseId = releaseIdOf(files);
+    const createdAt = opts.createdAt ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : new Date().toISOString());
+    const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
+    for (const f of files) {
+      const table = f.path.startsWith('index/') ? f.path.slice(6).replace(/\.parquet$/, '') : f.path.split('/')[0].replace(/\.parquet$/, '');
+      (tables[table] ??= { files: [], rows: 0 }).files.push(f);
+      tables[table].rows += f.rows;
+    }
+    await writeJson(join(staged, 'manifest.json'), {
+      schemaVersion: SCHEMA_VERSION,
+      releaseId,
+      createdAt,
+      preview: opts.preview ?? sources.some((s) => s.synthetic),
+      inputs: sources.map((s) => ({ file: s.fileName, documentId: s.id, meetingDate: s.meetingDate, kind: s.kind, sha256: s.sha256, bytes: s.bytes, officialUrl: s.officialUrl, synthetic: s.synthetic })),
+      analysis: ANALYSIS,
+      extractor: EXTRACTOR,
+      tables,
+      problems,
+    });
+    const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);
+    await prune(opts.lake, opts.keep ?? 3);
+    log(`release ${releaseId}: ${published ? 'published' : 'unchanged (already built)'}${opts.makeCurrent === false ? '' : ', now current'}`);
+    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: docs.length, pages: pageRows.length };
+  } catch (e) {
+    await rm(staged, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('pipelines/build.ts')) {
+  const corpus = resolve(process.env.CORPUS || '../shared/corpus');
+  const lake = resolve(process.env.LAKE || 'lake');
+  buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined })
+    .catch((e) => {
+      process.stderr.write(`lake: ${e instanceof SourceError ? e.message : (e as Error).stack}\nnothing was published\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,107 @@
+// A release: staged in a temporary directory, named by the hash of its content, renamed into place in one step,
+// then pointed at by `lake/current`. A crash at any point leaves the previous release untouched and in use.
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+export const SCHEMA_VERSION = '2.0.0';
+
+export async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listFiles(path)));
+    else out.push(path);
+  }
+  return out.sort();
+}
+
+export interface FileEntry { path: string; sha256: string; bytes: number; rows: number }
+
+/** Release id: the first 16 hex digits of the sha256 over every data file's path and sha256. */
+export function releaseIdOf(files: FileEntry[]): string {
+  const hash = createHash('sha256');
+  for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+export async function stagingDir(lake: string): Promise<string> {
+  const dir = join(lake, `.staging-${process.pid}-${Date.now()}`);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Moves a staged release into `lake/releases/<id>` (unless that release already exists: same content, nothing to
+ * publish) and points `lake/current` at it. Returns whether a new release was published.
+ */
+export async function publish(lake: string, staged: string, id: string, makeCurrent = true): Promise<boolean> {
+  const releases = join(lake, 'releases');
+  await mkdir(releases, { recursive: true });
+  const target = join(releases, id);
+  let published = false;
+  if (existsSync(target)) await rm(staged, { recursive: true, force: true });
+  else {
+    await rename(staged, target);
+    published = true;
+  }
+  if (makeCurrent) await pointCurrent(lake, id);
+  return published;
+}
+
+/** Atomically repoints `lake/current` (a relative symlink) at a release. */
+export async function pointCurrent(lake: string, id: string): Promise<void> {
+  const tmp = join(lake, `.current-${process.pid}`);
+  await rm(tmp, { force: true });
+  await symlink(join('releases', id), tmp);
+  await rename(tmp, join(lake, 'current'));
+}
+
+export async function currentReleaseId(lake: string): Promise<string | null> {
+  try {
+    return relative('releases', await readlink(join(lake, 'current')));
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the newest `keep` releases (by publication time) and always the current one; removes stale staging dirs. */
+export async function prune(lake: string, keep: number): Promise<string[]> {
+  const releases = join(lake, 'releases');
+  const current = await currentReleaseId(lake);
+  const ids = existsSync(releases) ? await readdir(releases) : [];
+  const dated = await Promise.all(ids.map(async (id) => ({ id, t: (await stat(join(releases, id))).mtimeMs })));
+  dated.sort((a, b) => b.t - a.t);
+  const removed: string[] = [];
+  for (const { id } of dated.slice(Math.max(1, keep))) {
+    if (id === current) continue;
+    await rm(join(releases, id), { recursive: true, force: true });
+    removed.push(id);
+  }
+  for (const entry of await readdir(lake)) {
+    const m = /^\.staging-(\d+)-/.exec(entry);
+    if (m && !processAlive(Number(m[1]))) await rm(join(lake, entry), { recursive: true, force: true });
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function writeJson(path: string, value: unknown): Promise<void> {
+  await writeFile(path, JSON.stringify(value, null, 2) + '\n');
+}

@@ -1,0 +1,32 @@
+// Writes rows to Parquet through DuckDB: rows go out as NDJSON with an explicit column list (no type inference),
+// come back as a typed table, and are copied out sorted, single-threaded, so the same rows give the same bytes.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** Column name → DuckDB type, in table order. */
+export type Columns = Record<string, string>;
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+export async function loadRows(db: DuckDBConnection, scratch: string, table: string, columns: Columns, rows: object[]): Promise<void> {
+  const file = join(scratch, `${table}.ndjson`);
+  await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''));
+  const cols = Object.entries(columns).map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`).join(', ');
+  const select = Object.keys(columns).map((c) => `"${c}"`).join(', ');
+  await db.run(`CREATE OR REPLACE TABLE "${table}" AS SELECT ${select} FROM read_json(${sqlString(file)}, format='newline_delimited', columns={${cols}}, maximum_object_size=67108864)`);
+}
+
+export interface CopyOptions {
+  orderBy: string;
+  partitionBy?: string;
+  rowGroupSize?: number;
+}
+
+/** Copies a query's rows to `<dir>` (hive-partitioned) or `<dir>.parquet`, zstd. */
+export async function copyOut(db: DuckDBConnection, query: string, target: string, opts: CopyOptions): Promise<void> {
+  const options = ['FORMAT parquet', 'COMPRESSION zstd', `ROW_GROUP_SIZE ${opts.rowGroupSize ?? 122880}`];
+  if (opts.partitionBy) options.push(`PARTITION_BY (${opts.partitionBy})`, 'OVERWRITE');
+  const to = opts.partitionBy ? target : `${target}.parquet`;
+  await db.run(`COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`);
+}

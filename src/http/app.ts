@@ -1,0 +1,140 @@
+// The Koa application: logging and release pinning, CORS, problem documents, content negotiation, the endpoint table.
+import { createHash } from 'node:crypto';
+import cors from '@koa/cors';
+import Router from '@koa/router';
+import Koa, { type Context } from 'koa';
+import type { Config } from '../config.ts';
+import type { Lake } from '../lake/lake.ts';
+import { Overloaded, QueryTimeout } from '../lake/pool.ts';
+import type { Release } from '../lake/release.ts';
+import { checkResponse } from '../schemas.ts';
+import { endpoints, type Endpoint } from './endpoints.ts';
+import { HttpError } from './errors.ts';
+import { openapi } from './openapi.ts';
+import { readParams } from './params.ts';
+import { Urls } from './urls.ts';
+
+export interface State { release: Release }
+
+type Format = 'json' | 'md';
+
+/** `.md` suffix, then `format=md`, then `Accept: text/markdown`; anything a client cannot take is a 406. */
+function negotiate(ctx: Context, markdown: boolean): Format {
+  if (markdown && ctx.path.endsWith('.md')) return 'md';
+  if (markdown && ctx.query.format === 'md') return 'md';
+  const accept = ctx.get('Accept');
+  if (markdown && /text\/markdown/i.test(accept) && !/application\/json/i.test(accept)) return 'md';
+  if (accept && !ctx.accepts('application/json', 'application/problem+json', ...(markdown ? ['text/markdown'] : []))) {
+    throw new HttpError(406, 'Not acceptable', `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}`);
+  }
+  return 'json';
+}
+
+function problem(ctx: Context, status: number, title: string, detail: string, extra: Record<string, unknown> = {}) {
+  ctx.status = status;
+  ctx.type = 'application/problem+json';
+  ctx.body = { type: status === 400 ? 'https://board-records.invalid/problems/invalid-parameter' : 'about:blank', title, status, detail, instance: ctx.path, ...extra, release: (ctx.state as State).release?.id ?? null };
+}
+
+export function createApp(config: Config, lake: Lake): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  const router = new Router();
+
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    const release = lake.acquire();
+    (ctx.state as State).release = release;
+    ctx.set('X-Release-Id', release.id);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    try {
+      await next();
+    } finally {
+      const finish = () => {
+        release.drop();
+        config.log(JSON.stringify({ time: new Date().toISOString(), method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, release: release.id }));
+      };
+      if (ctx.body && typeof (ctx.body as NodeJS.ReadableStream).pipe === 'function') ctx.res.once('close', finish);
+      else finish();
+    }
+  });
+  app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag'], keepHeadersOnError: true }));
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) problem(ctx, 404, 'Not found', `no resource at ${ctx.path}`);
+    } catch (e) {
+      if (e instanceof HttpError) {
+        for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
+        problem(ctx, e.status, e.title, e.message, e.extra);
+      } else if (e instanceof Overloaded || e instanceof QueryTimeout) {
+        ctx.set('Retry-After', '1');
+        problem(ctx, 503, 'Service busy', e instanceof QueryTimeout ? 'the query took too long and was stopped; try a narrower request' : 'too many requests are waiting; retry shortly');
+      } else {
+        config.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', path: ctx.path, error: (e as Error).stack }));
+        problem(ctx, 500, 'Internal error', 'the server could not answer this request');
+      }
+    }
+  });
+
+  const urlsFor = (ctx: Context) => new Urls(config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`);
+
+  const serve = (ep: Endpoint) => async (ctx: Context) => {
+    const format = negotiate(ctx, ep.markdown !== undefined);
+    const release = (ctx.state as State).release;
+    const path: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ctx.params ?? {})) path[k] = String(v).replace(/\.md$/, '');
+    const query = { ...ctx.query };
+    if (format === 'md' && query.format === undefined && ep.markdown) query.format = 'md';
+    const params = readParams(ep.params, query);
+    const body = await ep.handler({ release, urls: urlsFor(ctx), params, path });
+    if (config.contractChecks) {
+      const violations = checkResponse(ep.response, body);
+      if (violations.length) throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
+    }
+    ctx.etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;
+    ctx.set('Cache-Control', 'public, max-age=60');
+    ctx.vary('Accept');
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    if (format === 'md') {
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.body = ep.markdown!(body);
+    } else ctx.body = body;
+  };
+
+  for (const ep of endpoints) {
+    router.get(ep.path, serve(ep));
+    if (ep.markdown && !ep.path.includes(':')) router.get(`${ep.path}.md`, serve(ep));
+  }
+  router.get('/api/openapi.json', (ctx) => { ctx.body = openapi(); });
+  router.get('/api/health', async (ctx) => {
+    const release = (ctx.state as State).release;
+    const m = release.manifest;
+    ctx.body = {
+      status: lake.refused.length ? 'degraded' : 'ok',
+      release: release.id,
+      schemaVersion: m.schemaVersion,
+      createdAt: m.createdAt,
+      preview: m.preview,
+      documents: m.tables.documents?.rows ?? 0,
+      pages: m.tables.pages?.rows ?? 0,
+      refusedReleases: lake.refused,
+    };
+  });
+
+  app.use(router.routes());
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body !== undefined) return;
+    const known = router.match(ctx.path, 'GET').path.length > 0;
+    if (known && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD, OPTIONS');
+      throw new HttpError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; this service is read-only`);
+    }
+  });
+  return app;
+}

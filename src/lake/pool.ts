@@ -1,0 +1,67 @@
+// A small pool of DuckDB connections over one release: one query per connection at a time, a bounded wait queue,
+// and a per-query time limit enforced with the connection's interrupt.
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+
+export class Overloaded extends Error {}
+export class QueryTimeout extends Error {}
+
+export type Row = Record<string, unknown>;
+
+export class Pool {
+  private idle: DuckDBConnection[] = [];
+  private waiting: ((c: DuckDBConnection) => void)[] = [];
+  private all: DuckDBConnection[] = [];
+
+  private constructor(private readonly queueLimit: number, private readonly timeoutMs: number) {}
+
+  static async open(instance: DuckDBInstance, size: number, queueLimit: number, timeoutMs: number, setup: string): Promise<Pool> {
+    const pool = new Pool(queueLimit, timeoutMs);
+    for (let i = 0; i < size; i++) {
+      const c = await instance.connect();
+      if (setup) await c.run(setup);
+      pool.all.push(c);
+      pool.idle.push(c);
+    }
+    return pool;
+  }
+
+  private acquire(): Promise<DuckDBConnection> {
+    const c = this.idle.pop();
+    if (c) return Promise.resolve(c);
+    if (this.waiting.length >= this.queueLimit) return Promise.reject(new Overloaded('too many queries waiting'));
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(c: DuckDBConnection): void {
+    const next = this.waiting.shift();
+    if (next) next(c);
+    else this.idle.push(c);
+  }
+
+  /** Runs a parameterised query and returns its rows as JSON-safe objects (cast BIGINTs in SQL). */
+  async rows(sql: string, params: DuckDBValue[] = []): Promise<Row[]> {
+    return this.with(async (c) => (await c.runAndReadAll(sql, params)).getRowObjectsJson() as Row[]);
+  }
+
+  /** Runs `fn` with a connection held, interrupting its query when the time limit passes. */
+  async with<T>(fn: (c: DuckDBConnection) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+    const c = await this.acquire();
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; c.interrupt(); }, timeoutMs);
+    try {
+      return await fn(c);
+    } catch (e) {
+      if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      this.release(c);
+    }
+  }
+
+  close(): void {
+    for (const c of this.all) c.closeSync();
+    this.all = [];
+    this.idle = [];
+  }
+}

@@ -1,0 +1,83 @@
+// One published release opened read-only: its manifest, a DuckDB instance with a view per table, a connection pool.
+// Requests hold a reference while they run, so a retired release closes only after its last request finishes.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { Pool } from './pool.ts';
+
+export interface ManifestFile { path: string; sha256: string; bytes: number; rows: number }
+
+export interface Manifest {
+  schemaVersion: string;
+  releaseId: string;
+  createdAt: string;
+  preview: boolean;
+  inputs: { file: string; documentId: string; meetingDate: string; kind: string; sha256: string; bytes: number; officialUrl: string; synthetic: boolean }[];
+  analysis: Record<string, unknown>;
+  extractor: string;
+  tables: Record<string, { files: ManifestFile[]; rows: number }>;
+  problems: { documentId: string; page: number; kind: string; detail: string }[];
+  [key: string]: unknown;
+}
+
+export interface PoolSettings { poolSize: number; queueLimit: number; queryTimeoutMs: number }
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The SQL that exposes one manifest table as a view: hive-partitioned directories keep their `year` column. */
+function viewSql(dir: string, name: string, files: ManifestFile[]): string {
+  const partitioned = files.some((f) => /\/year=\d+\//.test(f.path));
+  const source = partitioned
+    ? `read_parquet(${quote(join(dir, name, '*', '*.parquet'))}, hive_partitioning = true, hive_types = {'year': INTEGER})`
+    : `read_parquet([${files.map((f) => quote(join(dir, f.path))).join(', ')}])`;
+  return `CREATE VIEW "${name}" AS SELECT * FROM ${source};`;
+}
+
+export class Release {
+  private refs = 0;
+  private retired = false;
+  private closed = false;
+
+  private constructor(readonly id: string, readonly dir: string, readonly manifest: Manifest, readonly pool: Pool, private readonly instance: DuckDBInstance) {}
+
+  static async open(dir: string, settings: PoolSettings): Promise<Release> {
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    for (const table of Object.values(manifest.tables)) {
+      for (const f of table.files) if (!existsSync(join(dir, f.path))) throw new Error(`release ${manifest.releaseId}: missing ${f.path}`);
+    }
+    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
+    const setup = await instance.connect();
+    for (const [name, table] of Object.entries(manifest.tables)) await setup.run(viewSql(dir, name, table.files));
+    setup.closeSync();
+    const pool = await Pool.open(instance, settings.poolSize, settings.queueLimit, settings.queryTimeoutMs, '');
+    return new Release(manifest.releaseId, dir, manifest, pool, instance);
+  }
+
+  has(table: string): boolean {
+    return table in this.manifest.tables;
+  }
+
+  hold(): this {
+    this.refs++;
+    return this;
+  }
+
+  drop(): void {
+    this.refs--;
+    if (this.retired && this.refs === 0) this.close();
+  }
+
+  /** Stops taking new requests; closes once the ones in flight are done. */
+  retire(): void {
+    this.retired = true;
+    if (this.refs === 0) this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pool.close();
+    this.instance.closeSync();
+  }
+}

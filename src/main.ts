@@ -1,0 +1,17 @@
+// `make serve`: serve the current release; SIGHUP rechecks `lake/current`, SIGTERM drains requests then exits.
+import { configFromEnv } from './config.ts';
+import { start } from './server.ts';
+
+const config = configFromEnv();
+const running = await start(config).catch((e: Error) => {
+  process.stderr.write(`serve: ${e.message}\n`);
+  process.exit(1);
+});
+process.stderr.write(`Board Records serving release ${running.lake.releaseId} at ${running.url}/ (API: ${running.url}/api/search?q=housing)\n`);
+process.on('SIGHUP', () => void running.lake.check());
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`serve: ${signal}, draining requests in flight\n`);
+    void running.close().then(() => process.exit(0));
+  });
+}
