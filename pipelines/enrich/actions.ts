@@ -1,0 +1,50 @@
+// The one rule table that turns an action text (an action line such as `FINALLY PASSED`, or a whole motion sentence)
+// into the spec's actionType and isFinal. First matching row wins, so specific rows come before general ones.
+// Action words are matched in capitals, as the Clerk prints them, so that narrative text ("approved by the
+// Planning Commission") does not trigger a rule; a few motion phrasings are matched case-insensitively.
+// isFinal marks the vote that settles the matter at this board: final passage of an ordinance, adoption or
+// rejection of a resolution, approval of a motion. Never first reading, amendment, continuance, referral, tabling
+// or procedural motions.
+import type { ActionType } from '../records.ts';
+
+export interface ActionRule {
+  pattern: RegExp;
+  actionType: ActionType;
+  isFinal: boolean;
+  note: string;
+}
+
+export const ACTION_RULES: readonly ActionRule[] = [
+  { pattern: /PREVIOUS VOTE RESCINDED|\bmoved to rescind\b|\bRESCIND(ED)?\b/i, actionType: 'rescission', isFinal: false, note: 'undoes an earlier vote; the matter is open again' },
+  { pattern: /\bexcused from voting\b/i, actionType: 'other', isFinal: false, note: 'procedural: excusing a member from voting' },
+  { pattern: /\bprivilege of the floor\b|\bsuspend Rule\b/i, actionType: 'other', isFinal: false, note: 'procedural: privilege of the floor / suspension of the rules' },
+  { pattern: /\bMeeting Minutes\b|\bapprove the minutes\b/i, actionType: 'approval', isFinal: false, note: 'approval of minutes: not a legislative matter' },
+  { pattern: /\bNOT AMENDED\b/, actionType: 'amendment', isFinal: false, note: 'a failed amendment is still an amendment vote' },
+  { pattern: /\bNOT CONTINUED\b/, actionType: 'continuance', isFinal: false, note: 'a failed continuance' },
+  { pattern: /\bNOT (ADOPTED|APPROVED|PASSED|FINALLY PASSED)\b|\bFAILED( FINAL PASSAGE)?\b|\bREJECTED\b|\bDISAPPROVED\b/, actionType: 'rejection', isFinal: true, note: 'rejection settles the matter' },
+  { pattern: /\bTABLED\b|\bmoved to table\b/i, actionType: 'tabling', isFinal: false, note: 'tabling is procedural' },
+  { pattern: /\bRE-?REFERRED\b|\bREFERRED\b|\bmoved to refer\b/, actionType: 'referral', isFinal: false, note: 'referral, including RE-REFERRED AS AMENDED and REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE' },
+  { pattern: /\bCONTINUED\b|\bmoved to continue\b/, actionType: 'continuance', isFinal: false, note: 'continuance, including CONTINUED ON FIRST READING / AS AMENDED / OPEN' },
+  { pattern: /\bFINALLY PASSED\b|\bFINAL PASSAGE\b/, actionType: 'final-passage', isFinal: true, note: 'final passage of an ordinance' },
+  { pattern: /\bPASSED,? ON FIRST READING\b/, actionType: 'first-reading', isFinal: false, note: 'first reading, with or without AS AMENDED' },
+  { pattern: /\bAMENDED\b|\bAN AMENDMENT OF THE WHOLE\b/, actionType: 'amendment', isFinal: false, note: 'amendment, including AN AMENDMENT OF THE WHOLE BEARING SAME/NEW TITLE' },
+  { pattern: /\bADOPTED\b/, actionType: 'adoption', isFinal: true, note: 'adoption of a resolution' },
+  { pattern: /\bAPPROVED\b/, actionType: 'approval', isFinal: true, note: 'approval of a motion' },
+  { pattern: /\bHEARD AND FILED\b|\bFILED\b/, actionType: 'other', isFinal: false, note: 'a hearing heard and filed decides nothing' },
+  { pattern: /\bSUBMITTED\b/, actionType: 'other', isFinal: true, note: 'charter amendment submitted to the voters: the board is done with it' },
+  { pattern: /\bRECEIVED\b|\bASSIGNED\b|\bDUPLICATED\b|\bREACTIVATED\b|\bREPEALED\b/, actionType: 'other', isFinal: false, note: 'clerical status (introduction, assignment, duplication)' },
+];
+
+export interface Classification { actionType: ActionType; isFinal: boolean; rule: ActionRule | null }
+
+/**
+ * Classifies an action. `itemType` (Ordinance, Resolution, Motion …) only guards isFinal: an ordinance is settled by
+ * final passage, never by a vote worded ADOPTED or APPROVED.
+ */
+export function classifyAction(action: string, itemType: string | null): Classification {
+  const rule = ACTION_RULES.find((r) => r.pattern.test(action)) ?? null;
+  if (!rule) return { actionType: 'other', isFinal: false, rule: null };
+  const ordinance = itemType !== null && /^ordinance\b/i.test(itemType);
+  const isFinal = rule.isFinal && !(ordinance && (rule.actionType === 'adoption' || rule.actionType === 'approval'));
+  return { actionType: rule.actionType, isFinal, rule };
+}
