@@ -96,6 +96,7 @@ export function createApp(config: Config, lake: Lake): Koa {
     ctx.etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.vary('Accept');
+    ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;
       return;

@@ -1,0 +1,42 @@
+# Board Records — see README.md.
+CORPUS ?= ../shared/corpus
+LAKE ?= lake
+PORT ?= 8080
+HOST ?= 127.0.0.1
+SCALE ?= 1
+
+TSX = node --import tsx
+export CORPUS LAKE PORT HOST
+
+.PHONY: install lake serve test typecheck bench clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+install: node_modules/.installed
+
+lake: install
+	$(TSX) pipelines/build.ts
+
+$(LAKE)/current:
+	$(MAKE) lake
+
+serve: install $(LAKE)/current
+	$(TSX) src/main.ts
+
+# Runs the whole suite, then prints one line `N passed, N failed` (tap's assertion counts).
+test: install
+	@mkdir -p .cache
+	@set -o pipefail; npx tap 2>&1 | tee .cache/test.log; status=$$?; \
+	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' .cache/test.log | grep -E '^Asserts:' | tail -1 | \
+	awk '{ print $$2 " passed, " $$4 " failed" }'; exit $$status
+
+typecheck: install
+	npx tsc --noEmit
+
+bench: install
+	$(TSX) bench/run.ts
+
+clean:
+	rm -rf .cache lake/releases lake/current

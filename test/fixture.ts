@@ -1,0 +1,76 @@
+// The one shared fixture every test reuses: a release built from ../shared/corpus (rebuilt only when the corpus or
+// the pipeline code changes) and a real server on a loopback port over it.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildRelease } from '../pipelines/build.ts';
+import { pointCurrent } from '../pipelines/publish/release.ts';
+import type { Config } from '../src/config.ts';
+import { checkResponse } from '../src/schemas.ts';
+import { start, type Running } from '../src/server.ts';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
+export const FIXTURE_LAKE = join(ROOT, '.cache', 'test-lake');
+
+function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) hashTree(hash, path);
+    else if (/\.(ts|tsv|json)$/.test(name)) hash.update(path).update(readFileSync(path));
+  }
+}
+
+/** Input hash: the corpus manifest plus the code that shapes a release. */
+function inputKey(corpus: string): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(join(corpus, 'MANIFEST.tsv')));
+  for (const dir of ['pipelines', 'src/text']) hashTree(hash, join(ROOT, dir));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Builds (or reuses) the fixture release and returns its id; `lake/current` of the fixture lake names it. */
+export async function fixtureRelease(): Promise<string> {
+  const key = join(FIXTURE_LAKE, `key-${inputKey(CORPUS)}`);
+  if (existsSync(key)) {
+    const id = (await readFile(key, 'utf8')).trim();
+    if (existsSync(join(FIXTURE_LAKE, 'releases', id, 'manifest.json'))) {
+      await pointCurrent(FIXTURE_LAKE, id);
+      return id;
+    }
+  }
+  await mkdir(FIXTURE_LAKE, { recursive: true });
+  const result = await buildRelease({ corpus: CORPUS, lake: FIXTURE_LAKE, cacheDir: join(ROOT, '.cache', 'extract'), keep: 10, quiet: true });
+  await writeFile(key, result.releaseId);
+  return result.releaseId;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    host: '127.0.0.1', port: 0, lakeDir: FIXTURE_LAKE, publicBaseUrl: null, poolSize: 3, queueLimit: 64,
+    queryTimeoutMs: 10000, contractChecks: true, watchMs: 0, log: () => {}, ...overrides,
+  };
+}
+
+export async function startFixtureServer(overrides: Partial<Config> = {}): Promise<Running> {
+  await fixtureRelease();
+  return start(testConfig(overrides));
+}
+
+export interface Fetched { status: number; headers: Headers; text: string; json: any }
+
+export async function get(url: string, init: RequestInit = {}): Promise<Fetched> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let json: any = null;
+  if ((res.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(text);
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Asserts a body matches its schema, with the violations as the failure message. */
+export function schemaErrors(id: string, body: unknown): string {
+  const errors = checkResponse(id, body);
+  return errors.length ? JSON.stringify(errors.slice(0, 5)) : '';
+}
