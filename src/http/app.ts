@@ -93,11 +93,12 @@ export function createApp(config: Config, lake: Lake): Koa {
       const violations = checkResponse(ep.response, body);
       if (violations.length) throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
     }
-    ctx.etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;
+    const etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;
+    ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.vary('Accept');
-    ctx.status = 200;
-    if (ctx.fresh) {
+    // The origin judges If-None-Match itself (RFC 9110 13.1.2), whatever Cache-Control the client sent: a release never changes.
+    if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === etag || t === '*' || t === `W/${etag}`)) {
       ctx.status = 304;
       return;
     }
