@@ -84,23 +84,24 @@ function addresses(text: string): string[] {
 // ---- parties ----------------------------------------------------------------------------------------------------
 
 const CONNECT = String.raw`(?:and|of|de|la|the|&)`;
-const WORD = String.raw`(?:[A-Z0-9][\w'’.&-]*)`;
+const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&-]*)`;
 const SUFFIXES = String.raw`(?:,?\s+(?:Inc\.|LLC|L\.P\.|LP|LLP|Ltd\.|Corp\.|N\.A\.))`;
-const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${WORD}|${CONNECT}(?=\s+[A-Z0-9])))*${SUFFIXES}?)`;
+const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${WORD}|${CONNECT}(?=\s+[\p{Lu}\d])))*${SUFFIXES}?)`;
 const PARTY_TRIGGERS = [
-  new RegExp(String.raw`\b(?:agreement|contract|lease|amendment|loan|settlement|license|grant)\b[^;.]{0,120}?\bwith\s+${NAME}`, 'g'),
-  new RegExp(String.raw`\bfiled by\s+${NAME}`, 'g'),
-  new RegExp(String.raw`\bagainst\s+${NAME}\s+for\b`, 'g'),
-  new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'g'),
+  new RegExp(String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant)s?\b[^;.]{0,120}?\bwith\s+${NAME}`, 'gu'),
+  new RegExp(String.raw`\bfiled by\s+${NAME}`, 'gu'),
+  new RegExp(String.raw`\bagainst\s+${NAME}\s+for\b`, 'gu'),
+  new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'gu'),
 ];
-const NOT_A_PARTY = /^(City and County of San Francisco|City|County|San Francisco|State|Board|Mayor|Controller|Director|General Manager)$/i;
+const NOT_A_PARTY = /^(City (?:and County )?of San Francisco|San Francisco|General Plan|General Manager)$|['’]s$/i;
 
 function parties(text: string): string[] {
   const out = new Set<string>();
   for (const re of PARTY_TRIGGERS) {
     for (const m of text.matchAll(re)) {
       const name = m[1].replace(/[,.]$/, (c) => (/(Inc|Ltd|Corp|L\.P|N\.A)\.$/.test(m[1]) ? c : '')).trim();
-      if (name.length < 3 || NOT_A_PARTY.test(name) || /^\d/.test(name)) continue;
+      // A lone word (`Clerk`, `City`) is too often an office, not a party; legal suffixes make it a name (`JobAps, Inc.`).
+      if (NOT_A_PARTY.test(name) || /^\d/.test(name) || (!/\s/.test(name) && !/,/.test(name))) continue;
       out.add(name);
     }
   }

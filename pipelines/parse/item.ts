@@ -35,7 +35,7 @@ export function parseItemFields(lines: Line[]): ItemFields {
   const sp = lines[i] && SPONSORS.exec(lines[i].text);
   if (sp) {
     let text = sp[1];
-    while (lines[i + 1] && /,$|\band$/.test(text) && !ITEM_TYPE.test(lines[i + 1].text)) text += ' ' + lines[++i].text;
+    while (lines[i + 1] && (/,$|\band$/.test(text) || /^and\s+\p{Lu}/u.test(lines[i + 1].text)) && !ITEM_TYPE.test(lines[i + 1].text)) text += ' ' + lines[++i].text;
     const [primary, co = ''] = text.split(';');
     sponsors.push(...splitList(primary), ...splitList(co));
     i++;

@@ -1,0 +1,198 @@
+// Parsing the real Board PDFs (read from ../shared/corpus, never copied): facts read off the 2016-11-01 minutes and agendas.
+import t from 'tap';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractPages } from '../pipelines/extract/pdf.ts';
+import { splitRunning, type PageText } from '../pipelines/extract/pages.ts';
+import { parseDocument } from '../pipelines/parse/document.ts';
+import { findVotes } from '../pipelines/parse/rollcalls.ts';
+import { flatten } from '../pipelines/parse/blocks.ts';
+import { meetingRoster } from '../pipelines/parse/meeting.ts';
+import { loadRoster } from '../pipelines/enrich/supervisors.ts';
+import type { ParsedDocument } from '../pipelines/records.ts';
+
+const PDFS = process.env.CORPUS ? join(process.env.CORPUS, 'pdfs') : new URL('../../shared/corpus/pdfs', import.meta.url).pathname;
+const roster = loadRoster();
+const pageCache = new Map<string, PageText[]>();
+
+async function pages(file: string): Promise<PageText[]> {
+  if (!pageCache.has(file)) pageCache.set(file, splitRunning(await extractPages(join(PDFS, file))));
+  return pageCache.get(file)!;
+}
+
+async function parse(file: string): Promise<ParsedDocument> {
+  const m = /bag(\d\d)(\d\d)(\d\d)_(agenda|minutes)/.exec(file)!;
+  const date = `20${m[3]}-${m[1]}-${m[2]}`;
+  const kind = m[4] as 'agenda' | 'minutes';
+  return parseDocument({ id: `${date}-${kind}`, meetingDate: date, kind }, await pages(file), roster);
+}
+
+if (!existsSync(PDFS)) {
+  t.fail(`corpus not found at ${PDFS}`);
+} else {
+  const minutes = await parse('bag110116_minutes.pdf');
+  const item = (file: string) => minutes.items.find((i) => i.fileNumber === file)!;
+  const votes = (file: string) => minutes.rollCalls.filter((r) => r.fileNumber === file);
+  const ELEVEN = ['Avalos', 'Breed', 'Campos', 'Cohen', 'Farrell', 'Kim', 'Mar', 'Peskin', 'Tang', 'Wiener', 'Yee'];
+
+  t.test('minutes: item blocks with titles, sponsors, types, pages', async (t) => {
+    t.equal(minutes.items.length, 45);
+    const roof = item('160965');
+    t.equal(roof.title, 'Planning, Green Building Codes - Better Roof Requirements, Including Living Roofs');
+    t.same(roof.sponsors, ['Wiener', 'Cohen', 'Mar']);
+    t.equal(roof.itemType, 'Ordinance');
+    t.equal(roof.section, 'CONSENT AGENDA');
+    t.equal(roof.startPage, 4);
+    t.match(roof.longTitle, /^Ordinance amending the Planning Code and Green Building Code .* Section 101\.1\.$/);
+    t.equal(item('160789').sponsors[0], 'Mayor');
+    t.equal(item('160615').itemType, 'Motion');
+    t.same(item('160615').enactmentNumbers, ['Motion No. M16-152']);
+    t.same(item('161171').enactmentNumbers, ['Motion No. M16-155']);
+    t.equal(item('161050').title, 'Multifamily Housing Revenue Notes and Variable Rate Multifamily Housing Revenue Bonds - Transbay Block 8 - Not to Exceed $302,390,833');
+    for (const i of minutes.items) t.notMatch(i.text, /Printed at|Meeting Minutes - Draft/, `${i.fileNumber} text has no running header/footer`);
+    t.same(item('161144').statusLines, ['10/24/16; RECEIVED FROM DEPARTMENT.', '11/01/16; RECEIVED AND ASSIGNED to Government Audit and Oversight Committee.']);
+    t.equal(new Set(minutes.items.map((i) => i.id)).size, 45, 'item ids are unique');
+  });
+
+  t.test('minutes: the consent block shared vote applies to each of its items with its own action', async (t) => {
+    for (const file of ['160424', '160553', '160962', '160965', '160964']) {
+      const [v] = votes(file);
+      t.equal(votes(file).length, 1, file);
+      t.equal(v.sharedVote, true);
+      t.equal(v.action, 'FINALLY PASSED');
+      t.equal(v.actionType, 'final-passage');
+      t.equal(v.isFinal, true);
+      t.same(v.ayes, ELEVEN);
+      t.equal(v.page, 4, 'the tally is printed on page 4');
+    }
+    const forAdoption = ['161168', '161170', '161171'].map((f) => votes(f)[0]);
+    t.same(forAdoption.map((v) => [v.action, v.actionType, v.sharedVote]), [['ADOPTED', 'adoption', true], ['APPROVED', 'approval', true], ['APPROVED', 'approval', true]]);
+    t.equal(votes('160789')[0].sharedVote, false, 'an item with its own vote is not part of the run');
+  });
+
+  t.test('minutes: 160222 AMENDED then RE-REFERRED, each with its roll call', async (t) => {
+    const [amend, refer] = votes('160222');
+    t.equal(votes('160222').length, 2);
+    t.equal(amend.sequence, 1);
+    t.equal(amend.action, 'Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE BEARING SAME TITLE, by adding reference to approval of California Environmental Quality Act findings.');
+    t.equal(amend.actionType, 'amendment');
+    t.equal(amend.isFinal, false);
+    t.same(amend.ayes, ELEVEN);
+    t.same(amend.declaredCounts, { ayes: 11, noes: null, absent: null, excused: null });
+    t.equal(refer.sequence, 2);
+    t.equal(refer.action, 'Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016.');
+    t.equal(refer.actionType, 'referral');
+    t.equal(refer.isFinal, false);
+  });
+
+  t.test('minutes: 161169 excused member, NOT ADOPTED, rescission, referral', async (t) => {
+    const [excuse, vote, rescind] = votes('161169');
+    t.equal(votes('161169').length, 3);
+    t.equal(excuse.action, 'Supervisor Tang, seconded by Supervisor Mar, moved that Supervisor Farrell be excused from voting on File No. 161169.', 'a block-level motion naming the file belongs to it');
+    t.equal(excuse.actionType, 'other');
+    t.same(excuse.excused, ['Farrell']);
+    t.equal(vote.action, 'NOT ADOPTED');
+    t.equal(vote.actionType, 'rejection');
+    t.equal(vote.isFinal, true);
+    t.same(vote.ayes, ['Avalos', 'Breed', 'Campos', 'Kim', 'Mar', 'Peskin', 'Yee']);
+    t.same(vote.noes, ['Cohen', 'Tang', 'Wiener']);
+    t.same(vote.excused, ['Farrell']);
+    t.same(vote.declaredCounts, { ayes: 7, noes: 3, absent: null, excused: 1 });
+    t.equal(rescind.action, 'Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.');
+    t.equal(rescind.actionType, 'rescission');
+    t.equal(rescind.isFinal, false);
+    t.same([excuse.sequence, vote.sequence, rescind.sequence], [1, 2, 3]);
+    t.ok(item('161169').statusLines.includes('Supervisor Kim requested this Resolution be REFERRED to the Government Audit and Oversight Committee.'));
+    const positions = minutes.positions.filter((p) => p.rollCallId === vote.id);
+    t.equal(positions.length, 11);
+    t.same(positions.filter((p) => p.position === 'no').map((p) => p.supervisorId), ['malia-cohen', 'katy-tang', 'scott-wiener']);
+    t.same(positions.find((p) => p.position === 'excused'), { ...positions.find((p) => p.position === 'excused'), supervisorId: 'mark-farrell', isFinal: true, actionType: 'rejection', page: 17 });
+  });
+
+  t.test('minutes: positions reconciled through the Members Present line', async (t) => {
+    t.same(meetingRoster(flatten(await pages('bag110116_minutes.pdf'))), ['John Avalos', 'London Breed', 'David Campos', 'Malia Cohen', 'Mark Farrell', 'Jane Kim', 'Eric Mar', 'Aaron Peskin', 'Katy Tang', 'Scott Wiener', 'Norman Yee']);
+    const counted = minutes.rollCalls.reduce((n, r) => n + r.ayes.length + r.noes.length + r.absent.length + r.excused.length, 0);
+    t.equal(minutes.positions.length, counted, 'one position per name per roll call');
+    t.ok(minutes.positions.filter((p) => p.nameAsRecorded === 'Mar').every((p) => p.supervisorId === 'eric-mar'));
+    t.ok(minutes.positions.every((p) => p.supervisorId !== null));
+    t.equal(new Set(minutes.positions.map((p) => p.id)).size, minutes.positions.length, 'position ids are unique');
+    t.equal(minutes.problems.filter((p) => p.kind === 'count-mismatch' || p.kind === 'unresolved-name' || p.kind === 'ambiguous-name').length, 0);
+    // The minutes approval and the rule suspension are votes on no legislative file: reported, not silently dropped.
+    t.same(minutes.problems.map((p) => [p.kind, p.page]), [['unparsed-block', 2], ['unparsed-block', 12]]);
+  });
+
+  t.test('minutes: Transbay Block 8 financing: units, addresses, not-to-exceed amounts', async (t) => {
+    const block8 = item('161050');
+    t.same(block8.extracted.housingUnits, [80, 350]);
+    t.match(block8.unitMentions[0].sentence, /an 80-unit multifamily rental housing project located in the City at 250 Fremont Street/);
+    t.same(block8.extracted.addresses, ['250 Fremont Street', '450 Folsom Street']);
+    const nte = block8.extracted.amounts.filter((a) => a.qualifier === 'not-to-exceed').map((a) => a.value);
+    t.same(nte, [302390833, 19290833, 263100000, 20000000, 282359227]);
+    t.ok(block8.extracted.amounts.every((a) => a.currency === 'USD'));
+    const lease = item('161041');
+    t.same(lease.extracted.addresses, ['250 Fremont Street']);
+    t.same(lease.extracted.parties, ['T8 Housing Partners, L.P.']);
+    t.equal(item('161072').extracted.addresses[0], '2800 Arelious Walker Drive');
+  });
+
+  t.test('minutes: public comment, one record per speaker, exactly as recorded', async (t) => {
+    const c = minutes.comments;
+    t.equal(c.length, 16);
+    t.same(c.slice(0, 3).map((x) => x.speaker), ['Male Speaker', 'Francisco Da Costa', 'Andrew Yip']);
+    t.equal(c[1].statement, 'shared concerns regarding Millennium Towers and development projects on contaminated land.');
+    t.equal(c[0].id, '2016-11-01-minutes-c001');
+    t.ok(c.every((x) => x.page === 15 && x.fileNumber === null));
+    t.same(c.filter((x) => /Falun Gong/.test(x.statement)).map((x) => x.speaker), ['Natasha', 'Lorie Ten', 'Cassie', 'Tina Yen', 'Lisa']);
+    t.equal(c.filter((x) => x.speaker === 'Female Speaker').length, 2);
+  });
+
+  t.test('roll calls: wrapped lists joined, a count mismatch kept and reported', async (t) => {
+    const page17 = (await pages('bag110116_minutes.pdf')).find((p) => p.page === 17)!;
+    const wrapped = page17.lines.flatMap((l) => (/Ayes: 7 - /.test(l) ? [l.replace(' Mar, Peskin, Yee', ''), '                          Mar, Peskin, Yee'] : [l]));
+    t.ok(wrapped.some((l) => /Ayes: 7 - Avalos, Breed, Campos, Kim,$/.test(l)));
+    const vote = findVotes(flatten([{ ...page17, lines: wrapped }])).find((v) => v.action === 'NOT ADOPTED')!;
+    t.same(vote.ayes, ['Avalos', 'Breed', 'Campos', 'Kim', 'Mar', 'Peskin', 'Yee']);
+    t.equal(vote.countMismatch, false);
+    const short = page17.lines.map((l) => l.replace(/(Noes: 3 - Cohen, Tang), Wiener/, '$1'));
+    const doc = parseDocument({ id: 'x-minutes', meetingDate: '2016-11-01', kind: 'minutes' }, [{ ...page17, lines: short }], roster);
+    const rc = doc.rollCalls.find((r) => r.action === 'NOT ADOPTED')!;
+    t.equal(rc.countMismatch, true);
+    t.same(rc.noes, ['Cohen', 'Tang']);
+    t.equal(doc.positions.filter((p) => p.rollCallId === rc.id).length, 10, 'the mismatched tally is kept');
+    t.ok(doc.problems.some((p) => p.kind === 'count-mismatch' && p.detail.startsWith(rc.id)));
+  });
+
+  t.test('agendas: items found, status lines, appeal bundles share a matter, no roll calls', async (t) => {
+    const nov15 = await parse('bag111516_agenda.pdf');
+    const f161034 = nov15.items.find((i) => i.fileNumber === '161034')!;
+    t.same(f161034.statusLines, ['11/01/2016; PASSED, ON FIRST READING.', 'Question: Shall this Ordinance be FINALLY PASSED?']);
+    t.equal(nov15.rollCalls.length, 0);
+    t.equal(nov15.comments.length, 0);
+    const covid = await parse('bag091520_agenda.pdf');
+    t.equal(covid.items.length, 87);
+    t.ok(covid.items.find((i) => i.fileNumber === '200856')!.extracted.parties.includes('Thaïs Yafet'));
+    const special = await parse('bag033120_agenda.pdf');
+    t.equal(special.items.length, 23);
+    t.match(special.items.find((i) => i.fileNumber === '200209')!.title, /^Accept and Expend Grant\] - Retroactive - Board of State and Community Corrections \(BSCC\) - Recruitment and Training - \$365,700$/);
+    const jan10 = await parse('bag011017_agenda.pdf');
+    const bundle = ['161146', '161147', '161148', '161149'].map((f) => jan10.items.find((i) => i.fileNumber === f)!);
+    t.same(bundle.map((i) => i.matter), Array(4).fill('Proposed Project at 2675 Folsom Street'));
+    t.same(bundle.map((i) => i.itemType), ['Hearing', 'Motion', 'Motion', 'Motion']);
+    t.equal(jan10.items.find((i) => i.fileNumber === '161015')!.matter, jan10.items.find((i) => i.fileNumber === '161015')!.title, 'other items: matter is the short title');
+    const spanning = [...nov15.items, ...covid.items].filter((i) => i.endPage > i.startPage);
+    t.ok(spanning.length > 0, 'some blocks run across a page break');
+    for (const i of spanning) t.notMatch(i.text, /Printed at/);
+  });
+
+  t.test('agendas: every 2016-2020 agenda in the corpus yields its items', async (t) => {
+    let total = 0;
+    for (const file of readdirSync(PDFS).filter((f) => /_agenda\.pdf$/.test(f)).sort()) {
+      const doc = await parse(file);
+      t.ok(doc.items.length > 10, `${file}: ${doc.items.length} items`);
+      t.ok(doc.items.every((i) => /^\d{6}$/.test(i.fileNumber) && i.title !== '' && i.longTitle !== ''), `${file}: every item has a title and long title`);
+      total += doc.items.length;
+      pageCache.delete(file);
+    }
+    t.equal(total, 1802);
+  });
+}
