@@ -22,7 +22,9 @@ export interface SourceDocument {
   synthetic: boolean;
 }
 
-export class SourceError extends Error {}
+export class SourceError extends Error {
+  override name = 'SourceError';
+}
 
 export const OFFICIAL_BASE = 'https://sfbos.org/sites/default/files/';
 

@@ -63,9 +63,10 @@ export function englishScore(text: string): number {
  * Tries the shifts that map printable ASCII onto letters and keeps the one that reads as English.
  */
 function unshift(text: string, by: number): string {
-  return text.replace(/[!-~]/g, (c) => {
+  // Spaces in layout padding are real; everything else printable or control-range may be shifted (space → \x03).
+  return text.replace(/[\x00-\x09\x0b-\x1f!-~]/g, (c) => {
     const code = c.charCodeAt(0) + by;
-    return code >= 33 && code <= 126 ? String.fromCharCode(code) : c;
+    return code >= 32 && code <= 126 ? String.fromCharCode(code) : c;
   });
 }
 

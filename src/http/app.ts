@@ -88,19 +88,20 @@ export function createApp(config: Config, lake: Lake): Koa {
     const query = { ...ctx.query };
     if (format === 'md' && query.format === undefined && ep.markdown) query.format = 'md';
     const params = readParams(ep.params, query);
-    const body = await ep.handler({ release, urls: urlsFor(ctx), params, path });
-    if (config.contractChecks) {
-      const violations = checkResponse(ep.response, body);
-      if (violations.length) throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
-    }
+    // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
+    // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
     const etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'public, max-age=60');
     ctx.vary('Accept');
-    // The origin judges If-None-Match itself (RFC 9110 13.1.2), whatever Cache-Control the client sent: a release never changes.
     if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === etag || t === '*' || t === `W/${etag}`)) {
       ctx.status = 304;
       return;
+    }
+    const body = await ep.handler({ release, urls: urlsFor(ctx), params, path });
+    if (config.contractChecks) {
+      const violations = checkResponse(ep.response, body);
+      if (violations.length) throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
     }
     if (format === 'md') {
       ctx.type = 'text/markdown; charset=utf-8';

@@ -1,0 +1,89 @@
+// Releases: reproducible, content-addressed, all-or-nothing; sources checked; garbage text caught.
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import t from 'tap';
+import { buildRelease } from '../pipelines/build.ts';
+import { judge } from '../pipelines/extract/pages.ts';
+import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
+import { SourceError } from '../pipelines/sources.ts';
+import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
+
+const cacheDir = join(ROOT, '.cache', 'extract');
+const fixtureId = await fixtureRelease();
+
+async function checksums(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const f of await listFiles(dir)) if (f.endsWith('.parquet')) out[f.slice(dir.length)] = await sha256Of(f);
+  return out;
+}
+
+t.test('two builds from the same corpus are byte-identical and share one id', async (t) => {
+  const lake = await mkdtemp(join(tmpdir(), 'lake-'));
+  const again = await buildRelease({ corpus: CORPUS, lake, cacheDir, quiet: true });
+  t.equal(again.releaseId, fixtureId, 'same content, same release id');
+  t.same(await checksums(again.dir), await checksums(join(FIXTURE_LAKE, 'releases', fixtureId)));
+  const manifest = JSON.parse(await readFile(join(again.dir, 'manifest.json'), 'utf8'));
+  t.equal(manifest.inputs.length, 38);
+  for (const [name, table] of Object.entries<any>(manifest.tables)) {
+    for (const f of table.files) t.equal(await sha256Of(join(again.dir, f.path)), f.sha256, `${name}: ${f.path} sha256 as listed`);
+  }
+  const twice = await buildRelease({ corpus: CORPUS, lake, cacheDir, quiet: true });
+  t.equal(twice.published, false, 'an unchanged corpus publishes nothing');
+});
+
+t.test('a sha256 mismatch names the file and publishes nothing', async (t) => {
+  const corpus = await mkdtemp(join(tmpdir(), 'corpus-'));
+  await cp(join(CORPUS, 'pdfs'), join(corpus, 'pdfs'), { recursive: true, filter: (src) => !src.endsWith('.pdf') || /bag11(01|15)16/.test(src) });
+  const rows = (await readFile(join(CORPUS, 'MANIFEST.tsv'), 'utf8')).split('\n').filter((l, i) => i === 0 || /bag11(01|15)16/.test(l));
+  rows[1] = rows[1].replace(/\t[0-9a-f]{64}\t/, `\t${'0'.repeat(64)}\t`);
+  await writeFile(join(corpus, 'MANIFEST.tsv'), rows.join('\n') + '\n');
+  const lake = await mkdtemp(join(tmpdir(), 'lake-'));
+  await t.rejects(buildRelease({ corpus, lake, cacheDir, quiet: true }), { message: /bag110116_agenda\.pdf: sha256 [0-9a-f]+ does not match/ });
+  t.notOk(existsSync(join(lake, 'current')), 'no current release');
+  t.same(readdirSync(lake).filter((f) => !f.startsWith('.')), [], 'nothing published, no staging left');
+});
+
+t.test('an unreadable PDF names the file', async (t) => {
+  const corpus = await mkdtemp(join(tmpdir(), 'corpus-'));
+  await cp(join(CORPUS, 'pdfs', 'bag110116_minutes.pdf'), join(corpus, 'bag110116_minutes.pdf'));
+  await writeFile(join(corpus, 'bag111516_agenda.pdf'), '<html>not a pdf</html>');
+  const lake = await mkdtemp(join(tmpdir(), 'lake-'));
+  await t.rejects(buildRelease({ corpus, lake, cacheDir: null, quiet: true }), { message: /bag111516_agenda\.pdf: unreadable PDF/ });
+  t.notOk(existsSync(join(lake, 'current')));
+});
+
+t.test('a missing corpus names CORPUS', async (t) => {
+  await t.rejects(buildRelease({ corpus: '/nonexistent/corpus', lake: await mkdtemp(join(tmpdir(), 'lake-')), quiet: true }), { name: 'SourceError', message: /^CORPUS: / });
+  const out = (() => {
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', 'pipelines/build.ts'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CORPUS: '/nonexistent/corpus', LAKE: join(tmpdir(), 'nolake') } });
+      return '';
+    } catch (e) {
+      return String((e as { stderr: string }).stderr);
+    }
+  })();
+  t.match(out, /CORPUS: no corpus folder at \/nonexistent\/corpus/);
+});
+
+t.test('garbage text from a font without a Unicode map is caught and repaired', async (t) => {
+  // pdftotext (poppler) reads page 1 of the 2019-11-12 agenda as a constant code shift: `%2$5'` for `BOARD`.
+  const raw = execFileSync('pdftotext', ['-layout', '-f', '1', '-l', '1', join(CORPUS, 'pdfs', 'bag111219_agenda.pdf'), '-'], { encoding: 'utf8' });
+  t.match(raw, /%2\$5'\x032\)\x03683\(59,6256/, 'the raw text is garbage');
+  const judged = judge(raw.split('\n'));
+  t.equal(judged.quality, 'repaired');
+  t.match(judged.lines.join('\n'), /BOARD OF SUPERVISORS/);
+  t.equal(judge(['xq zvk qqpl wmmt '.repeat(30)]).quality, 'garbage');
+  t.equal(judge(['The Board of Supervisors of the City and County of San Francisco met in regular session']).quality, 'ok');
+});
+
+t.test('page 1 of the 2019-11-12 agenda is readable in the lake', async (t) => {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  const [row] = (await db.runAndReadAll(`SELECT quality, indexed, text FROM read_parquet('${FIXTURE_LAKE}/current/pages/*/*.parquet', hive_partitioning = true) WHERE page_id = '2019-11-12-agenda-p1'`)).getRowObjectsJson();
+  t.equal(row.quality, 'ok', 'pdf.js decodes the font through its glyph names');
+  t.match(String(row.text), /Tuesday, November 12, 2019/);
+  t.equal(row.indexed, true);
+});
