@@ -1,0 +1,203 @@
+// Enrichment on real text: the action rule table row by row, supervisor name traps, entity extraction.
+import t from 'tap';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractPages } from '../pipelines/extract/pdf.ts';
+import { splitRunning } from '../pipelines/extract/pages.ts';
+import { ACTION_RULES, classifyAction } from '../pipelines/enrich/actions.ts';
+import { extractEntities } from '../pipelines/enrich/entities.ts';
+import { loadRoster, membersOnDate, parseRoster, resolveName } from '../pipelines/enrich/supervisors.ts';
+import { flatten } from '../pipelines/parse/blocks.ts';
+import { meetingRoster } from '../pipelines/parse/meeting.ts';
+import { parseDocument } from '../pipelines/parse/document.ts';
+
+const PDFS = process.env.CORPUS ? join(process.env.CORPUS, 'pdfs') : new URL('../../shared/corpus/pdfs', import.meta.url).pathname;
+const roster = loadRoster();
+
+t.test('roster facts', async (t) => {
+  t.equal(roster.length, 39);
+  const eric = roster.find((s) => s.id === 'eric-mar')!;
+  t.same({ ...eric, nameVariants: [] }, { id: 'eric-mar', surname: 'Mar', fullName: 'Eric Mar', district: 1, termFrom: '2009-01', termTo: '2017-01', nameVariants: [] });
+  t.equal(roster.find((s) => s.id === 'sandra-lee-fewer')!.surname, 'Fewer');
+  t.same(membersOnDate(roster, '2016-11-01').map((s) => s.surname).sort(), ['Avalos', 'Breed', 'Campos', 'Cohen', 'Farrell', 'Kim', 'Mar', 'Peskin', 'Tang', 'Wiener', 'Yee']);
+});
+
+t.test('name traps: Mar by date, Chu/Chiu 2012, Chan/Chen 2025', async (t) => {
+  const id = (name: string, date: string, meeting?: string[]) => resolveName(name, date, roster, meeting).id;
+  t.equal(id('Mar', '2016-11-01'), 'eric-mar');
+  t.equal(id('Mar', '2019-10-08'), 'gordon-mar');
+  t.equal(id('MAR', '2022-06-14'), 'gordon-mar');
+  t.equal(resolveName('Mar', '2018-03-06', roster).status, 'unresolved', 'no Mar sat in 2018');
+  t.equal(resolveName('mar', '', roster).status, 'ambiguous', 'no date: both Mars');
+  t.same(resolveName('mar', '', roster).candidates.map((c) => c.id), ['eric-mar', 'gordon-mar']);
+  t.equal(id('Eric Mar', ''), 'eric-mar', 'full names resolve without a date');
+  t.equal(id('gordon mar', ''), 'gordon-mar');
+  t.equal(id('Supervisor Mar', '2016-11-01'), 'eric-mar');
+  t.equal(id('Chu', '2012-06-05'), 'carmen-chu');
+  t.equal(id('Chiu', '2012-06-05'), 'david-chiu');
+  t.equal(resolveName('Chiu', '2016-11-01', roster).status, 'unresolved', 'Chiu had left; not corrected to a neighbour');
+  t.equal(id('Chan', '2025-03-04'), 'connie-chan');
+  t.equal(id('Chen', '2025-03-04'), 'chyanne-chen');
+  t.equal(resolveName('Chen', '2016-11-01', roster).status, 'unresolved');
+  t.equal(resolveName('Smith', '2016-11-01', roster).status, 'unresolved');
+});
+
+t.test('name traps on constructed rosters: the meeting roster comes first', async (t) => {
+  // Two Mars whose (constructed) terms overlap: dates alone cannot decide, the meeting's own roster can.
+  const overlap = parseRoster('surname\tfull_name\tdistrict\tfrom\tto\tnote\nMar\tEric Mar\t1\t2009-01\t2019-06\t\nMar\tGordon Mar\t4\t2019-01\t2023-01\t\n');
+  t.equal(resolveName('Mar', '2019-03-05', overlap).status, 'ambiguous');
+  t.equal(resolveName('Mar', '2019-03-05', overlap, ['Gordon Mar', 'Norman Yee']).id, 'gordon-mar');
+  t.equal(resolveName('Mar', '2019-03-05', overlap, ['ERIC MAR']).id, 'eric-mar');
+  const twelve = parseRoster('surname\tfull_name\tdistrict\tfrom\tto\tnote\nChu\tCarmen Chu\t4\t2007-01\t2013-02\t\nChiu\tDavid Chiu\t3\t2009-01\t2014-12\t\n');
+  t.equal(resolveName('Chu', '2012-01-10', twelve, ['David Chiu', 'Carmen Chu']).id, 'carmen-chu');
+  t.equal(resolveName('Chiu', '2012-01-10', twelve, ['David Chiu', 'Carmen Chu']).id, 'david-chiu');
+  const now = parseRoster('surname\tfull_name\tdistrict\tfrom\tto\tnote\nChan\tConnie Chan\t1\t2021-01\t\t\nChen\tChyanne Chen\t11\t2025-01\t\t\n');
+  t.equal(resolveName('chan', '2025-06-03', now).id, 'connie-chan');
+  t.equal(resolveName('CHEN', '2025-06-03', now).id, 'chyanne-chen');
+  t.equal(resolveName('Chen', '2024-06-04', now).status, 'unresolved');
+});
+
+if (!existsSync(PDFS)) {
+  t.fail(`corpus not found at ${PDFS}`);
+} else {
+  // All real text of the corpus, as the parser sees it (lines joined, layout spaces collapsed), cached once.
+  const docs = new Map<string, string>();
+  const lines = new Map<string, ReturnType<typeof flatten>>();
+  for (const file of readdirSync(PDFS).filter((f) => f.endsWith('.pdf')).sort()) {
+    const flat = flatten(splitRunning(await extractPages(join(PDFS, file))));
+    lines.set(file, flat);
+    docs.set(file, flat.map((l) => l.text).join(' ').replace(/\s+/g, ' '));
+  }
+  const corpus = [...docs.values()].join(' ');
+
+  t.test('cover rosters resolve Mar by the meeting itself', async (t) => {
+    const oct19 = meetingRoster(lines.get('bag100819_agenda.pdf')!);
+    t.ok(oct19.includes('Gordon Mar'), oct19.join(', '));
+    t.equal(resolveName('Mar', '2019-10-08', roster, oct19).id, 'gordon-mar');
+    const nov16 = meetingRoster(lines.get('bag111516_agenda.pdf')!);
+    t.ok(nov16.includes('Eric Mar') && nov16.includes('London Breed'), nov16.join(', '));
+    const jan17 = meetingRoster(lines.get('bag011017_agenda.pdf')!);
+    t.notOk(jan17.includes('Eric Mar'), 'new term: Eric Mar is gone');
+  });
+
+  // Each row of the rule table, with real action texts found in the corpus.
+  const EXAMPLES: Record<string, string[]> = {
+    rescission: ['Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.', 'PREVIOUS VOTE RESCINDED.'],
+    excuse: ['Supervisor Tang, seconded by Supervisor Mar, moved that Supervisor Farrell be excused from voting on File No. 161169.'],
+    privilege: ['Supervisor Campos, seconded by Supervisor Yee, moved to suspend Rule 5.36 of the Rules of Order of the Board of Supervisors to grant privilege of the floor to the following guests.', 'Privilege of the floor was granted unanimously to Jon Givner (Office of the City Attorney) who responded to questions raised throughout the discussion.'],
+    minutes: ['Supervisor Mar, seconded by Supervisor Farrell, moved to approve the Board Meeting Minutes of September 27, 2016.'],
+    notAmended: ['NOT AMENDED.'],
+    notContinued: ['NOT CONTINUED.'],
+    rejection: ['NOT ADOPTED'],
+    tabling: ['TABLED.'],
+    referral: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016.', 'Supervisor Kim requested this Resolution be REFERRED to the Government Audit and Oversight Committee.', 'REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE AGENDA AT THE NEXT'],
+    continuance: ['CONTINUED ON FIRST READING.', 'CONTINUED OPEN.', 'CONTINUED AS AMENDED.', 'Question: Shall this Ordinance be CONTINUED?'],
+    finalPassage: ['FINALLY PASSED', 'Question: Shall this Ordinance be FINALLY PASSED?'],
+    firstReading: ['PASSED, ON FIRST READING', 'PASSED ON FIRST READING AS AMENDED.', 'Question: Shall this Ordinance be PASSED ON FIRST READING?'],
+    amendment: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE BEARING SAME TITLE, by adding reference to approval of California Environmental Quality Act findings.', 'AMENDED, AN AMENDMENT OF THE WHOLE BEARING NEW TITLE.'],
+    adoption: ['ADOPTED', 'Question: Shall this Resolution be ADOPTED?'],
+    approval: ['APPROVED', 'Question: Shall this Motion be APPROVED?'],
+    heard: ['Question: Shall this Hearing be HEARD AND FILED?'],
+    submitted: ['Question: Shall this Charter Amendment be SUBMITTED?'],
+    clerical: ['RECEIVED AND ASSIGNED to Government Audit and Oversight Committee.', 'RECEIVED FROM DEPARTMENT.', 'DUPLICATED.'],
+  };
+  const ROW_OF: Record<string, number> = {
+    rescission: 0, excuse: 1, privilege: 2, minutes: 3, notAmended: 4, notContinued: 5, rejection: 6, tabling: 7, referral: 8,
+    continuance: 9, finalPassage: 10, firstReading: 11, amendment: 12, adoption: 13, approval: 14, heard: 15, submitted: 16, clerical: 17,
+  };
+
+  t.test('action rule table: every row, on real text', async (t) => {
+    t.same(Object.values(ROW_OF).sort((a, b) => a - b), ACTION_RULES.map((_, i) => i), 'every row has examples');
+    for (const [name, examples] of Object.entries(EXAMPLES)) {
+      const row = ACTION_RULES[ROW_OF[name]];
+      for (const text of examples) {
+        t.ok(corpus.includes(text), `real text: ${text}`);
+        const c = classifyAction(text, null);
+        t.equal(c.rule, row, `${name}: ${text}`);
+        t.equal(c.actionType, row.actionType);
+        t.equal(c.isFinal, row.isFinal);
+      }
+    }
+    const finals = ACTION_RULES.filter((r) => r.isFinal).map((r) => r.actionType);
+    t.same(finals, ['rejection', 'final-passage', 'adoption', 'approval', 'other']);
+    t.equal(classifyAction('ADOPTED', 'Ordinance').isFinal, false, 'an ordinance is settled by final passage only');
+    t.equal(classifyAction('Motion disapproving the decision of Public Works', null).rule, null, 'lower-case narrative does not trigger rules');
+  });
+
+  t.test('every roll call and status line of the corpus is classified', async (t) => {
+    const minutes = parseDocument({ id: '2016-11-01-minutes', meetingDate: '2016-11-01', kind: 'minutes' }, splitRunning(await extractPages(join(PDFS, 'bag110116_minutes.pdf'))), roster);
+    t.equal(minutes.problems.filter((p) => p.kind === 'unclassified-action').length, 0);
+    t.same(
+      Object.fromEntries(['final-passage', 'first-reading', 'adoption', 'approval', 'amendment', 'referral', 'rejection', 'rescission', 'other'].map((k) => [k, minutes.rollCalls.filter((r) => r.actionType === k).length])),
+      { 'final-passage': 6, 'first-reading': 14, adoption: 15, approval: 4, amendment: 1, referral: 1, rejection: 1, rescission: 1, other: 1 },
+    );
+  });
+
+  t.test('entities: amount qualifiers on real text', async (t) => {
+    const cases: [string, string, number, string][] = [
+      ['bag110116_minutes.pdf', 'and increasing the maximum expenditure by $612,350 to an amount not to exceed $2,237,020.', 612350, 'increase'],
+      ['bag110116_minutes.pdf', 'and increasing the maximum expenditure by $612,350 to an amount not to exceed $2,237,020.', 2237020, 'not-to-exceed'],
+      ['bag110116_minutes.pdf', 'and appropriating $405,000 from the Water Enterprise fund balance for such purpose.', 405000, 'appropriation'],
+      ['bag111516_agenda.pdf', 'Settlement of Lawsuit - In and Out Drain Cleaning, Inc. - City to Receive $38,500', 38500, 'revenue'],
+      ['bag110116_minutes.pdf', 'against the City and County of San Francisco for $52,500;', 52500, 'stated'],
+      ['bag110116_minutes.pdf', 'in the amount of up to $763,355 of in-kind gifts', 763355, 'not-to-exceed'],
+      ['bag110116_minutes.pdf', 'BHR Operations, LLC against the City and County of San Francisco for $169,263.18;', 169263, 'stated'],
+    ];
+    for (const [file, text, value, qualifier] of cases) {
+      t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
+      const found = extractEntities(text).extracted.amounts.find((a) => a.value === value);
+      t.equal(found?.qualifier, qualifier, text);
+      t.ok(found && text.includes(found.raw));
+    }
+  });
+
+  t.test('entities: housing units, never block/lot/section/file numbers', async (t) => {
+    const real = (file: string, text: string) => {
+      t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
+      return extractEntities(text);
+    };
+    t.same(real('bag110116_minutes.pdf', 'acquisition and construction of an 80-unit multifamily rental housing project').extracted.housingUnits, [80]);
+    t.same(real('bag110116_minutes.pdf', 'acquisition and construction of a 350-unit multifamily rental housing project').extracted.housingUnits, [350]);
+    const affordable = corpus.match(/[^;.]*\b70 affordable housing units[^;.]*/)![0];
+    t.same(extractEntities(affordable).extracted.housingUnits, [70], affordable);
+    const dwelling = corpus.match(/[^;]*\b94 dwelling units[^;]*/)![0];
+    t.same(extractEntities(dwelling).extracted.housingUnits, [94], dwelling);
+    t.same(real('bag110116_minutes.pdf', "Ordinance designating 1345 Ocean Avenue (aka Ingleside Presbyterian Church and the Great Cloud of Witnesses), Assessor's Parcel Block No. 6942, Lot No. 050, as a Landmark under Planning Code, Article 10").extracted.housingUnits, []);
+    t.same(real('bag110116_minutes.pdf', 'relating to prohibiting advertising for the use of dwelling units in class A multiple-dwelling buildings').extracted.housingUnits, []);
+  });
+
+  t.test('entities: addresses and parties on real text', async (t) => {
+    const real = (file: string, text: string) => {
+      t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
+      return extractEntities(text).extracted;
+    };
+    t.same(real('bag110116_minutes.pdf', 'to execute a lease of an air rights parcel at 250 Fremont Street, with T8 Housing Partners, L.P., a California limited partnership').addresses, ['250 Fremont Street']);
+    t.same(real('bag110116_minutes.pdf', 'in an aggregate principal amount not to exceed $16,000,000 for 2800 Arelious Walker Drive;').addresses, ['2800 Arelious Walker Drive']);
+    t.same(real('bag110116_minutes.pdf', 'general public premises license to 451 Bush Street, Inc., dba FLUXUS from 1 Embarcadero Center to 447 Bush Street (District 3)').addresses, ['447 Bush Street'], 'a company named after its address is not an address');
+    t.same(real('bag022817_agenda.pdf', 'Hearing - Appeal of Tentative Map Approval - 162-164 Alhambra Street').addresses, ['162-164 Alhambra Street']);
+    t.same(real('bag110116_minutes.pdf', 'Resolution approving the settlement of the unlitigated claim filed by BHR Operations, LLC against the City and County of San Francisco for $169,263.18').parties, ['BHR Operations, LLC']);
+    t.same(real('bag110116_minutes.pdf', 'to sign an agreement, on behalf of the City and County of San Francisco, with the California Department of Health Care Services for participation').parties, ['California Department of Health Care Services']);
+    t.same(real('bag110116_minutes.pdf', 'to enter into the tenth amendment of a software license and support agreement with JobAps, Inc., increasing the contract term').parties, ['JobAps, Inc.']);
+    t.same(real('bag111516_agenda.pdf', 'Ordinance authorizing settlement of the lawsuit filed by the City and County of San Francisco against In and Out Drain Cleaning, Inc. for $38,500').parties, ['In and Out Drain Cleaning, Inc.']);
+  });
+
+  t.test('entities: every extracted value appears literally in its item text, across the corpus', async (t) => {
+    let checked = 0;
+    for (const [file, flat] of lines) {
+      const m = /bag(\d\d)(\d\d)(\d\d)_(agenda|minutes)/.exec(file)!;
+      const date = `20${m[3]}-${m[1]}-${m[2]}`;
+      const pages = [...new Set(flat.map((l) => l.page))].map((page) => ({ page, header: '', footer: '', quality: 'ok' as const, lines: flat.filter((l) => l.page === page).map((l) => ' '.repeat(l.indent) + l.text) }));
+      const doc = parseDocument({ id: `${date}-${m[4]}`, meetingDate: date, kind: m[4] as 'agenda' | 'minutes' }, pages, roster);
+      for (const item of doc.items) {
+        const text = `${item.title} ${item.longTitle}`.replace(/\s+/g, ' ');
+        const e = item.extracted;
+        const values = [...e.amounts.map((a) => a.raw), ...e.addresses, ...e.parties, ...item.unitMentions.map((u) => u.sentence)];
+        const missing = values.filter((v) => !text.includes(v));
+        if (missing.length > 0) t.fail(`${item.id}: ${missing.join(' | ')}`);
+        for (const u of item.unitMentions) if (!new RegExp(`\\b${u.units.toLocaleString('en-US').replace(/,/g, ',?')}\\b`).test(u.sentence)) t.fail(`${item.id}: ${u.units}`);
+        checked += values.length;
+      }
+    }
+    t.ok(checked > 1000, `${checked} values checked`);
+  });
+}
