@@ -76,7 +76,7 @@ const COMMITTEE_DAYS: [string, string][] = [['Wednesday', '10:00 AM'], ['1st and
 
 /** File numbers this meeting introduces: `YY` + a block of the year's 4-digit counter. */
 export function fileBlock(slot: MeetingSlot): { numbers: (j: number) => string; size: number } {
-  const size = Math.max(20, Math.min(90, Math.floor(9990 / slot.meetingsInYear)));
+  const size = Math.max(20, Math.min(130, Math.floor(9990 / slot.meetingsInYear)));
   const yy = slot.date.slice(2, 4);
   return { size, numbers: (j) => `${yy}${String(((slot.indexInYear * size + j) % 9999) + 1).padStart(4, '0')}` };
 }
