@@ -111,7 +111,8 @@ function rollCalls(pages: RawPage[]): { label: string; count: number; names: str
       const m = /^( +)(Ayes|Noes|Excused|Absent): (\d+) - (.*)$/.exec(p.lines[i]);
       if (!m) continue;
       let names = m[4];
-      while (i + 1 < p.lines.length && /^ +/.exec(p.lines[i + 1])![0].length > m[1].length && !/^ +(Ayes|Noes|Excused|Absent):/.test(p.lines[i + 1])) names += ` ${p.lines[++i].trim()}`;
+      // A long list wraps back to the same left edge; nothing else is printed at that indent.
+      while (i + 1 < p.lines.length && /^ +/.exec(p.lines[i + 1])![0].length === m[1].length && !/^ +(Ayes|Noes|Excused|Absent):/.test(p.lines[i + 1])) names += ` ${p.lines[++i].trim()}`;
       out.push({ label: m[2], count: Number(m[3]), names: names.split(', ').map((s) => s.trim()) });
     }
   }
@@ -123,6 +124,7 @@ t.test('roll calls: counts equal names, names are the members seated that day', 
     const pages = pagesOf.get(r.file)!;
     const calls = rollCalls(pages);
     t.ok(calls.length > 10, `${r.file}: ${calls.length} roll call lines`);
+    if (r.meeting_date >= '2019') t.ok(calls.some((c) => c.names.length === 11), 'eleven longer surnames wrap onto a continuation line');
     for (const c of calls) t.equal(c.names.length, c.count, `${r.file} ${c.label}: ${c.count}`);
     // Members Present / Absent (full names, page 2) and roll calls (surnames) agree with each other.
     const lines = pages[1].lines;

@@ -121,8 +121,8 @@ export class Writer {
     this.y -= h;
   }
 
-  /** Greedy word wrap into lines no wider than `max`. */
-  wrap(text: string, font: FontName, size: number, max: number): string[] {
+  /** Greedy word wrap into lines no wider than `max` (`restMax` for lines after the first). */
+  wrap(text: string, font: FontName, size: number, max: number, restMax = max): string[] {
     const words = sanitize(text).split(/ +/).filter((w) => w !== '');
     const lines: string[] = [];
     const space = this.width(' ', font, size);
@@ -130,7 +130,7 @@ export class Writer {
     let lineW = 0;
     for (const w of words) {
       const ww = this.width(w, font, size);
-      if (line !== '' && lineW + space + ww > max) {
+      if (line !== '' && lineW + space + ww > (lines.length === 0 ? max : restMax)) {
         lines.push(line);
         line = w;
         lineW = ww;
@@ -146,7 +146,8 @@ export class Writer {
   /** Flows a paragraph at `x` (continuation lines at `x2`), `step` points apart, breaking pages as needed. */
   para(text: string, x: number, font: FontName, size: number, step: number, opts: { x2?: number; right?: number } = {}): void {
     const x2 = opts.x2 ?? x;
-    const lines = this.wrap(text, font, size, (opts.right ?? this.right) - Math.max(x, x2));
+    const right = opts.right ?? this.right;
+    const lines = this.wrap(text, font, size, right - x, right - x2);
     lines.forEach((l, i) => {
       if (this.y < this.bottom) this.newPage();
       this.at(l, i === 0 ? x : x2, this.y, font, size);

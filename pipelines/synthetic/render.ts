@@ -87,9 +87,10 @@ function rollCall(w: Writer, v: Vote, x = 114.9): void {
   w.gap(4.2);
   for (const [label, names] of rows) {
     if (names.length === 0) continue;
-    const head = `${label}: ${names.length} - `;
+    // One text box in the real files (`Ayes: 11 - Avalos, ...` is a single run at x=114.9), so a long list
+    // wraps back to the box's left edge. The box ends near x=520: the eleven 2016 surnames (to x=507) fit on one line.
     w.need(13.2);
-    w.para(head + names.join(', '), x, 'H', 10, 13.2, { x2: x + w.width(head, 'H', 10) });
+    w.para(`${label}: ${names.length} - ${names.join(', ')}`, x, 'H', 10, 13.2, { right: 520 });
   }
   w.gap(-1.7);
 }
