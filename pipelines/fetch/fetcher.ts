@@ -97,7 +97,7 @@ async function fetchOne(
   const expectedBytes = prev?.bytes ?? (row ? Number(row.bytes) : NaN);
   // Only a file we still hold, intact in size, may be revalidated instead of downloaded.
   const held = local !== null && local.size === expectedBytes;
-  const heldSha = held ? (prev?.sha256 ?? row?.sha256) : undefined;
+  const recordedSha = prev?.sha256 ?? row?.sha256;
   const blocked: string[] = [];
   const missing: string[] = [];
 
@@ -126,14 +126,9 @@ async function fetchOne(
       if (c.optional && err instanceof ContentError) { missing.push(url); continue; }
       throw new Error(`${url}: ${(err as Error).message}`);
     }
-    let outcome: Outcome;
-    if (heldSha === res.sha256) {
-      await rm(tmp, { force: true });
-      outcome = 'unchanged';
-    } else {
-      await rename(tmp, target);
-      outcome = prev || row ? 'changed' : 'added';
-    }
+    if (held && recordedSha === res.sha256) await rm(tmp, { force: true });
+    else await rename(tmp, target); // new, changed, or repairing a missing/damaged local copy
+    const outcome: Outcome = recordedSha === undefined ? 'added' : recordedSha === res.sha256 ? 'unchanged' : 'changed';
     state.documents[c.key] = {
       file: c.file,
       meeting_date: c.meetingDate,

@@ -87,6 +87,7 @@ export class HttpClient {
         await res.body?.cancel();
         return { status: res.status, url: res.url || url, headers: res.headers, bytes: 0, sha256: '' };
       }
+      const declared = res.headers.get('content-length');
       const hash = createHash('sha256');
       let bytes = 0;
       const file = await open(tmpPath, 'w');
@@ -102,10 +103,9 @@ export class HttpClient {
       } catch (err) {
         await file.close();
         await rm(tmpPath, { force: true });
-        throw err;
+        throw err instanceof HttpError ? err : new HttpError(`body cut short after ${bytes} of ${declared ?? '?'} bytes: ${describe(err)}`, true);
       }
       await file.close();
-      const declared = res.headers.get('content-length');
       if (declared !== null && !res.headers.get('content-encoding') && Number(declared) !== bytes) {
         await rm(tmpPath, { force: true });
         throw new HttpError(`truncated body: ${bytes} of ${declared} bytes`, true);
