@@ -1,4 +1,5 @@
 // `make lake [CORPUS=dir]`: the stages in order, from source PDFs to a published release.
+import { statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -11,7 +12,10 @@ import { stage } from './progress.ts';
 import { listFiles, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
 import { copyOut, loadRows } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
-import type { Problem } from './records.ts';
+import { loadRoster } from './enrich/supervisors.ts';
+import { parseDocument } from './parse/document.ts';
+import { COLUMNS, commentRow, itemRow, positionRow, problemRow, rollCallRow, supervisorRow, type Table } from './publish/rows.ts';
+import type { ParsedDocument, Problem } from './records.ts';
 
 export interface BuildOptions {
   corpus: string;
@@ -64,18 +68,6 @@ async function extractAll(sources: SourceDocument[], cacheDir: string | null, qu
   return out;
 }
 
-const DOCUMENT_COLUMNS = {
-  document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', title: 'VARCHAR', file_name: 'VARCHAR',
-  official_url: 'VARCHAR', archive_url: 'VARCHAR', sha256: 'VARCHAR', bytes: 'BIGINT', pages: 'INTEGER', synthetic: 'BOOLEAN',
-  extractor: 'VARCHAR',
-};
-
-const PAGE_COLUMNS = {
-  page_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', page: 'INTEGER',
-  title: 'VARCHAR', header: 'VARCHAR', footer: 'VARCHAR', text: 'VARCHAR', quality: 'VARCHAR', indexed: 'BOOLEAN',
-  official_url: 'VARCHAR',
-};
-
 export function pageId(documentId: string, page: number): string {
   return `${documentId}-p${page}`;
 }
@@ -95,7 +87,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   }));
   const pageRows = docs.flatMap(({ source: s, pages, title }) => pages.map((p) => {
     if (p.quality === 'garbage' || p.quality === 'repaired') {
-      problems.push({ documentId: s.id, page: p.page, kind: p.quality === 'garbage' ? 'garbage-page' : 'repaired-page', detail: `page text ${p.quality}` });
+      problems.push({ documentId: s.id, page: p.page, kind: `${p.quality}-page`, detail: p.quality === 'garbage' ? 'page text is unreadable; kept but not indexed' : 'page text decoded from a shifted font encoding' });
     }
     return {
       page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)),
@@ -104,30 +96,59 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     };
   }));
 
+  const roster = loadRoster();
+  const parseBar = quiet ? null : stage('parse', docs.length);
+  const parsed: { source: SourceDocument; result: ParsedDocument }[] = docs.map(({ source, pages }) => {
+    const result = parseDocument(source, pages.filter((p) => p.quality !== 'garbage'), roster);
+    problems.push(...result.problems);
+    parseBar?.tick();
+    return { source, result };
+  });
+  const rows: Record<Table, object[]> = {
+    documents: documentRows,
+    pages: pageRows,
+    items: parsed.flatMap(({ source, result }) => result.items.map((i) => itemRow(i, source.officialUrl))),
+    roll_calls: parsed.flatMap(({ source, result }) => result.rollCalls.map((r) => rollCallRow(r, source.officialUrl))),
+    positions: parsed.flatMap(({ result }) => result.positions.map(positionRow)),
+    comments: parsed.flatMap(({ source, result }) => result.comments.map((c) => commentRow(c, source.officialUrl))),
+    supervisors: roster.map(supervisorRow),
+    problems: problems.map(problemRow),
+  };
+  parseBar?.done(`${rows.items.length} items, ${rows.roll_calls.length} roll calls, ${rows.positions.length} positions, ${rows.comments.length} comments, ${problems.length} problems`);
+
   const staged = await stagingDir(opts.lake);
   try {
     const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
     const db = await instance.connect();
     const scratch = join(staged, '.scratch');
     await mkdir(scratch, { recursive: true });
-    const bar = quiet ? null : stage('tables', 3);
-    await loadRows(db, scratch, 'documents', DOCUMENT_COLUMNS, documentRows);
-    await loadRows(db, scratch, 'pages', PAGE_COLUMNS, pageRows);
-    await copyOut(db, 'SELECT * FROM documents', join(staged, 'documents'), { orderBy: 'document_id', partitionBy: 'year' });
-    await copyOut(db, 'SELECT * FROM pages', join(staged, 'pages'), { orderBy: 'page_id', partitionBy: 'year' });
-    bar?.tick();
-    await loadRows(db, scratch, 'page_source', { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]' },
-      pageRows.filter((p) => p.indexed).map((p) => ({ doc_id: p.page_id, year: p.year, kind: p.kind, terms: terms(p.text) })));
+    const bar = quiet ? null : stage('tables', Object.keys(rows).length + 3);
+    for (const [table, tableRows] of Object.entries(rows) as [Table, object[]][]) {
+      await loadRows(db, scratch, table, COLUMNS[table], tableRows);
+      const key = Object.keys(COLUMNS[table])[0];
+      const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
+      await copyOut(db, `SELECT * FROM "${table}"`, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
+      bar?.tick();
+    }
     await mkdir(join(staged, 'index'), { recursive: true });
-    await writeBm25(db, 'page_source', 'page', join(staged, 'index'));
-    bar?.tick();
+    const collections: [string, { doc_id: string; year: number; kind: string; text: string; indexed?: boolean }[]][] = [
+      ['page', pageRows.filter((p) => p.indexed).map((p) => ({ doc_id: p.page_id, year: p.year, kind: p.kind, text: p.text }))],
+      ['item', parsed.flatMap(({ result }) => result.items.map((i) => ({ doc_id: i.id, year: i.year, kind: i.kind, text: i.text })))],
+      ['comment', parsed.flatMap(({ source, result }) => result.comments.map((c) => ({ doc_id: c.id, year: c.year, kind: source.kind, text: `${c.speaker}\n${c.statement}` })))],
+    ];
+    for (const [name, docsOf] of collections) {
+      await loadRows(db, scratch, `${name}_source`, { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]' },
+        docsOf.map((d) => ({ doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text) })));
+      await writeBm25(db, `${name}_source`, name, join(staged, 'index'));
+      bar?.tick();
+    }
     await rm(scratch, { recursive: true, force: true });
 
     const files: FileEntry[] = [];
     for (const path of await listFiles(staged)) {
       const rel = relative(staged, path);
       const rows = Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet('${path.replace(/'/g, "''")}')`)).getRows()[0][0]);
-      files.push({ path: rel, sha256: await sha256Of(path), bytes: (await import('node:fs')).statSync(path).size, rows });
+      files.push({ path: rel, sha256: await sha256Of(path), bytes: statSync(path).size, rows });
     }
     bar?.done(`${files.length} Parquet files`);
     db.closeSync();
@@ -150,7 +171,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       analysis: ANALYSIS,
       extractor: EXTRACTOR,
       tables,
-      problems,
+      problems: Object.fromEntries([...new Set(problems.map((p) => p.kind))].sort().map((k) => [k, problems.filter((p) => p.kind === k).length])),
     });
     const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);
     await prune(opts.lake, opts.keep ?? 3);

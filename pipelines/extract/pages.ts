@@ -73,8 +73,11 @@ function unshift(text: string, by: number): string {
 export function judge(lines: string[]): { lines: string[]; quality: TextQuality } {
   const text = lines.join('\n');
   if (!/\p{L}/u.test(text)) return { lines, quality: 'empty' };
-  // Short pages (a cover with names only) are judged leniently; long ones must read as English.
-  const words = (text.match(/\p{L}+/gu) ?? []).length;
+  // Very short pages (`ADJOURNMENT`) pass when every word has a vowel; a cover with names only is judged leniently;
+  // long pages must read as English.
+  const all = text.match(/\p{L}+/gu) ?? [];
+  const words = all.length;
+  if (words < 8 && all.every((w) => /[aeiouy]/i.test(w))) return { lines, quality: 'ok' };
   const threshold = words < 40 ? 0.02 : 0.05;
   if (englishScore(text) >= threshold) return { lines, quality: 'ok' };
   for (const by of [29, -29, 3, -3]) {

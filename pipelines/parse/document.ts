@@ -19,10 +19,6 @@ const FILE_REF = /\bFile No\.\s*(\d{6})\b/;
 export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: SupervisorRecord[]): ParsedDocument {
   const year = Number(doc.meetingDate.slice(0, 4));
   const problems: Problem[] = [];
-  for (const p of pages) {
-    if (p.quality === 'garbage') problems.push({ documentId: doc.id, page: p.page, kind: 'garbage-page', detail: 'page text is unreadable (font without a Unicode map); skipped' });
-    if (p.quality === 'repaired') problems.push({ documentId: doc.id, page: p.page, kind: 'repaired-page', detail: 'page text was repaired from a shifted font encoding' });
-  }
   const lines = flatten(pages);
   const members = meetingRoster(lines);
   const segments = segment(lines);

@@ -50,3 +50,86 @@ export function pageMarkdown(p: AnyRecord): string {
     p.footer ? `> ${p.footer}` : '',
   ].join('\n') + '\n';
 }
+
+export function tally(rc: AnyRecord): string {
+  const part = (label: string, names: string[]) => (names.length ? `${label} ${names.length} (${names.join(', ')})` : '');
+  return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join('; ');
+}
+
+export function rollCallLines(rollCalls: AnyRecord[], indent = '   '): string[] {
+  return rollCalls.map((rc) => `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}): ${oneLine(rc.action)} — ${tally(rc)}`);
+}
+
+export function itemsMarkdown(body: AnyRecord): string {
+  const out = [
+    `# Legislative items: ${esc(body.query)}`,
+    '',
+    `${body.returned} of ${body.total} matching records. Filters: ${filtersLine(body.filters)}.${body.voter ? ` Voter: ${body.voter.fullName}.` : ''} A recorded position is not a stance on the matter: read the action text.`,
+    '',
+  ];
+  body.results.forEach((r: AnyRecord, i: number) => {
+    out.push(`${i + 1}. **File ${r.fileNumber}: ${esc(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`);
+    out.push(`   ${oneLine(r.snippet)}`);
+    out.push(...rollCallLines(r.rollCalls));
+    for (const v of r.voterPositions ?? []) out.push(`   - ${body.voter.fullName} recorded **${v.position}** on: ${oneLine(v.action)}`);
+    const x = r.extracted;
+    const facts = [x.housingUnits.length ? `units ${x.housingUnits.join(', ')}` : '', x.addresses.length ? `addresses ${x.addresses.join('; ')}` : '', x.amounts.length ? `amounts ${x.amounts.map((a: AnyRecord) => `${a.raw} (${a.qualifier})`).join('; ')}` : '', x.parties.length ? `parties ${x.parties.join('; ')}` : ''].filter(Boolean);
+    if (facts.length) out.push(`   Extracted: ${facts.join(' · ')}`);
+    out.push(`   ${links(r)}`);
+  });
+  if (body.results.length === 0) out.push('_No item matched. Try other words, widen from/to, or drop the voter, position and final filters._');
+  return out.join('\n') + '\n';
+}
+
+export function itemMarkdown(r: AnyRecord): string {
+  const out = [
+    `# File ${r.fileNumber}: ${esc(r.title)}`,
+    '',
+    `${r.itemType ?? 'Item'} · ${r.meetingDate} ${r.kind} · pages ${r.startPage}–${r.endPage} · matter: ${r.matter} · release ${r.release}`,
+    '',
+    links(r),
+    '',
+    r.sponsors.length ? `Sponsors: ${r.sponsors.join(', ')}` : '',
+    '',
+    r.longTitle,
+    '',
+    '## Roll calls',
+    ...(r.rollCalls.length ? rollCallLines(r.rollCalls, '') : ['None recorded in this document.']),
+    '',
+    '## Block text',
+    '```text',
+    r.text,
+    '```',
+  ];
+  if (r.comments.length) out.push('', '## Public comment in this item', ...r.comments.map((c: AnyRecord) => `- ${c.speaker}: ${oneLine(c.statement)} ([record](${c.transcriptUrl}))`));
+  return out.join('\n') + '\n';
+}
+
+export function commentsMarkdown(body: AnyRecord): string {
+  const out = [
+    `# Public comment: ${esc(body.query)}`,
+    '',
+    `${body.returned} of ${body.total} matching speakers. Filters: ${filtersLine(body.filters)}. These are the Clerk's summaries, not verbatim transcripts.`,
+    '',
+  ];
+  body.results.forEach((r: AnyRecord, i: number) => {
+    out.push(`${i + 1}. **${esc(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
+    out.push(`   ${links(r)}`);
+  });
+  if (body.results.length === 0) out.push('_No comment matched. Try other words or widen from/to._');
+  return out.join('\n') + '\n';
+}
+
+export function commentMarkdown(r: AnyRecord): string {
+  return [
+    `# Public comment by ${esc(r.speaker)}`,
+    '',
+    `${r.meetingDate} · page ${r.page}${r.fileNumber ? ` · in the hearing of file ${r.fileNumber}` : ' · general public comment'} · release ${r.release}`,
+    '',
+    links(r),
+    '',
+    `> ${oneLine(r.statement)}`,
+    '',
+    "_The Clerk's summary, not a verbatim transcript._",
+  ].join('\n') + '\n';
+}

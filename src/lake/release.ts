@@ -17,7 +17,8 @@ export interface Manifest {
   analysis: Record<string, unknown>;
   extractor: string;
   tables: Record<string, { files: ManifestFile[]; rows: number }>;
-  problems: { documentId: string; page: number; kind: string; detail: string }[];
+  /** Problem counts by kind; the rows are in the `problems` table. */
+  problems: Record<string, number>;
   [key: string]: unknown;
 }
 

@@ -1,8 +1,7 @@
 // Page search (BM25 over the release's page index) and page records.
-import type { DuckDBValue } from '@duckdb/node-api';
 import type { Release } from '../lake/release.ts';
-import { parseQuery, termString } from '../text/analysis.ts';
 import type { Urls } from '../http/urls.ts';
+import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 
 export interface PageSearchParams {
@@ -39,32 +38,15 @@ export function yearRange(p: { year?: number; from?: number; to?: number }): Yea
   };
 }
 
-const round = (x: number) => Math.round(x * 10000) / 10000;
-
-/**
- * BM25 top-k: a sum of precomputed posting impacts over the query terms, filtered by year and kind in the postings
- * themselves. Quoted phrases keep only pages whose term sequence holds the phrase.
- */
-export async function rankPages(release: Release, p: { q: string; kind?: string; limit: number; offset?: number } & YearRange): Promise<{ ids: { id: string; score: number }[]; total: number; terms: string[]; phrases: string[][] }> {
-  const { terms, phrases } = parseQuery(p.q);
-  if (terms.length === 0 || p.from > p.to) return { ids: [], total: 0, terms, phrases };
-  const params: DuckDBValue[] = [...terms, p.from, p.to];
-  let where = `term IN (${terms.map(() => '?').join(', ')}) AND year BETWEEN ? AND ?`;
-  if (p.kind) {
-    where += ' AND kind = ?';
-    params.push(p.kind);
-  }
-  let phraseJoin = '';
-  if (phrases.length) {
-    phraseJoin = `JOIN page_docs d USING (doc_id) WHERE ${phrases.map(() => 'contains(d.term_string, ?)').join(' AND ')}`;
-    params.push(...phrases.map(termString));
-  }
-  params.push(p.limit, p.offset ?? 0);
-  const rows = await release.pool.rows(`
-    WITH hits AS (SELECT doc_id, sum(impact) AS score FROM page_postings WHERE ${where} GROUP BY doc_id),
-         kept AS (SELECT hits.* FROM hits ${phraseJoin})
-    SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM kept ORDER BY score DESC, doc_id LIMIT ? OFFSET ?`, params);
-  return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, terms, phrases };
+/** BM25 top-k over pages, with the total number of matching pages. */
+export async function rankPages(release: Release, p: { q: string; kind?: string; limit: number; offset?: number } & YearRange) {
+  const m = bm25('page', p.q, p, p.kind);
+  if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
+  const rows = await release.pool.rows(
+    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ? OFFSET ?`,
+    [...m.params, p.limit, p.offset ?? 0],
+  );
+  return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
 }
 
 export async function searchPages(release: Release, urls: Urls, p: PageSearchParams) {
@@ -83,13 +65,13 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
       markdownUrl: urls.page(id, true),
       officialUrl: row.officialUrl,
       page: row.page,
-      snippet: snippet(row.text, ranked.terms),
+      snippet: snippet(row.text, ranked.query.terms),
       score: round(score),
     };
   });
   return {
     query: p.q,
-    interpretedQueries: [ranked.terms.join(' '), ...ranked.phrases.map((ph) => `"${ph.join(' ')}"`)].filter((s) => s.length > 0),
+    interpretedQueries: interpreted(ranked.query),
     filters: { year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null },
     total: ranked.total,
     returned: results.length,

@@ -1,0 +1,45 @@
+// Public comment: BM25 over speakers and the Clerk's summaries, with a speaker filter; single comment records.
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Release } from '../lake/release.ts';
+import type { Urls } from '../http/urls.ts';
+import { bm25, interpreted, round } from './bm25.ts';
+
+export interface CommentSearchParams { q: string; speaker?: string; from: number; to: number; limit: number }
+
+const COLUMNS = `c.comment_id AS id, c.document_id AS "documentId", strftime(c.meeting_date, '%Y-%m-%d') AS "meetingDate", c.year::INTEGER AS year,
+  c.page::INTEGER AS page, c.speaker, c.statement, c.file_number AS "fileNumber", c.sequence::INTEGER AS sequence, c.official_url AS "officialUrl"`;
+
+export async function searchComments(release: Release, urls: Urls, p: CommentSearchParams) {
+  const m = bm25('comment', p.q, p);
+  const params: DuckDBValue[] = [...m.params];
+  let where = '';
+  if (p.speaker) {
+    where = 'WHERE contains(lower(c.speaker), lower(?))';
+    params.push(p.speaker.trim());
+  }
+  params.push(p.limit);
+  const rows = m.empty ? [] : await release.pool.rows(`
+    SELECT ${COLUMNS}, h.score, (count(*) OVER ())::INTEGER AS total
+    FROM (${m.sql}) h JOIN comments c ON c.comment_id = h.doc_id ${where}
+    ORDER BY h.score DESC, c.comment_id LIMIT ?`, params);
+  const results = rows.map(({ total, documentId, sequence, ...r }) => ({
+    ...r,
+    score: round(Number(r.score)),
+    transcriptUrl: urls.comment(String(r.id)),
+    markdownUrl: urls.comment(String(r.id), true),
+  }));
+  return {
+    query: p.q,
+    interpretedQueries: interpreted(m.query),
+    filters: { speaker: p.speaker ?? null, from: p.from, to: p.to },
+    total: rows.length ? Number(rows[0].total) : 0,
+    returned: results.length,
+    results,
+  };
+}
+
+export async function getComment(release: Release, urls: Urls, id: string) {
+  const [row] = await release.pool.rows(`SELECT ${COLUMNS} FROM comments c WHERE c.comment_id = ?`, [id]);
+  if (!row) return null;
+  return { ...row, transcriptUrl: urls.comment(id), markdownUrl: urls.comment(id, true), release: release.id };
+}

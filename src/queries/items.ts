@@ -1,0 +1,149 @@
+// Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
+// grouping by file or matter, and full item records with their roll calls.
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Release, } from '../lake/release.ts';
+import { BadRequest } from '../http/errors.ts';
+import type { Urls } from '../http/urls.ts';
+import { bm25, interpreted, round } from './bm25.ts';
+import { snippet } from './snippet.ts';
+import { resolveVoter, type Supervisor } from './supervisors.ts';
+
+export type Position = 'aye' | 'no' | 'absent' | 'excused';
+
+export interface ItemSearchParams {
+  q: string;
+  voter?: string;
+  position?: Position;
+  final: boolean;
+  groupBy: 'none' | 'file' | 'matter';
+  from: number;
+  to: number;
+  limit: number;
+}
+
+const GROUP_KEY = { none: 'i.item_id', file: 'i.file_number', matter: 'lower(i.matter)' } as const;
+
+export const ROLL_CALL_COLUMNS = `r.roll_call_id AS id, r.item_id AS "itemId", r.sequence::INTEGER AS sequence, r.action, r.action_type AS "actionType",
+  r.is_final AS "isFinal", r.ayes, r.noes, r.absent, r.excused, r.page::INTEGER AS page, r.shared_vote AS "sharedVote", r.count_mismatch AS "countMismatch"`;
+
+const ITEM_COLUMNS = `i.item_id AS id, i.document_id AS "documentId", strftime(i.meeting_date, '%Y-%m-%d') AS "meetingDate", i.year::INTEGER AS year,
+  i.kind, i.file_number AS "fileNumber", i.title, i.sponsors, i.long_title AS "longTitle", i.matter, i.item_type AS "itemType",
+  i.section, i.start_page::INTEGER AS "startPage", i.end_page::INTEGER AS "endPage", i.text, i.enactment_numbers AS "enactmentNumbers",
+  i.status_lines AS "statusLines", i.amounts, i.housing_units AS "housingUnits", i.addresses, i.parties, i.unit_mentions AS "unitMentions",
+  i.official_url AS "officialUrl"`;
+
+type Row = Record<string, any>;
+
+const extracted = (r: Row) => ({
+  amounts: (r.amounts ?? []).map((a: Row) => ({ raw: a.raw, value: Number(a.value), currency: 'USD', qualifier: a.qualifier })),
+  housingUnits: r.housingUnits ?? [],
+  addresses: r.addresses ?? [],
+  parties: r.parties ?? [],
+});
+
+const rollCall = ({ itemId, ...r }: Row) => r;
+
+export async function itemsById(release: Release, ids: string[]): Promise<Map<string, Row>> {
+  if (ids.length === 0) return new Map();
+  const marks = ids.map(() => '?').join(', ');
+  const [items, rolls] = await Promise.all([
+    release.pool.rows(`SELECT ${ITEM_COLUMNS} FROM items i WHERE i.item_id IN (${marks})`, ids),
+    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ORDER BY r.item_id, r.sequence`, ids),
+  ]);
+  const byId = new Map(items.map((r) => [String(r.id), { ...r, rollCalls: [] as Row[] }]));
+  for (const r of rolls) byId.get(String(r.itemId))?.rollCalls.push(rollCall(r));
+  return byId;
+}
+
+export async function searchItems(release: Release, urls: Urls, p: ItemSearchParams) {
+  if (p.position && !p.voter) throw new BadRequest([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
+  const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
+  const m = bm25('item', p.q, p);
+  const params: DuckDBValue[] = [...m.params];
+  const conditions: string[] = [];
+  if (voter) {
+    conditions.push(`EXISTS (SELECT 1 FROM positions v WHERE v.item_id = i.item_id AND v.supervisor_id = ?${p.position ? ' AND v.position = ?' : ''}${p.final ? ' AND v.is_final' : ''})`);
+    params.push(voter.id, ...(p.position ? [p.position] : []));
+  } else if (p.final) {
+    conditions.push('EXISTS (SELECT 1 FROM roll_calls r WHERE r.item_id = i.item_id AND r.is_final)');
+  }
+  const key = GROUP_KEY[p.groupBy];
+  params.push(p.limit);
+  const ranked = m.empty ? [] : await release.pool.rows(`
+    WITH matched AS (
+      SELECT i.item_id, h.score, ${key} AS grp, i.meeting_date
+      FROM (${m.sql}) h JOIN items i ON i.item_id = h.doc_id
+      ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+    ), grouped AS (
+      SELECT item_id, score, (count(*) OVER (PARTITION BY grp))::INTEGER AS group_count,
+             row_number() OVER (PARTITION BY grp ORDER BY score DESC, meeting_date DESC, item_id) AS rank_in_group
+      FROM matched
+    )
+    SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
+    FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ?`, params);
+
+  const records = await itemsById(release, ranked.map((r) => String(r.item_id)));
+  const positions = voter ? await voterPositions(release, voter.id, ranked.map((r) => String(r.item_id))) : new Map<string, Row[]>();
+  const results = ranked.map((r) => {
+    const item = records.get(String(r.item_id))!;
+    return {
+      id: item.id,
+      meetingDate: item.meetingDate,
+      year: item.year,
+      kind: item.kind,
+      fileNumber: item.fileNumber,
+      matter: item.matter,
+      title: item.title,
+      itemType: item.itemType,
+      sponsors: item.sponsors,
+      transcriptUrl: urls.item(item.id),
+      markdownUrl: urls.item(item.id, true),
+      officialUrl: item.officialUrl,
+      startPage: item.startPage,
+      endPage: item.endPage,
+      snippet: snippet(item.text, m.query.terms),
+      score: round(Number(r.score)),
+      groupCount: Number(r.group_count),
+      extracted: extracted(item),
+      rollCalls: item.rollCalls,
+      ...(voter ? { voterPositions: positions.get(item.id) ?? [] } : {}),
+    };
+  });
+  return {
+    query: p.q,
+    interpretedQueries: interpreted(m.query),
+    filters: { voter: voter?.id ?? null, position: p.position ?? null, final: p.final, groupBy: p.groupBy, from: p.from, to: p.to },
+    total: ranked.length ? Number(ranked[0].total) : 0,
+    returned: results.length,
+    results,
+    ...(voter ? { voter } : {}),
+  };
+}
+
+async function voterPositions(release: Release, supervisorId: string, itemIds: string[]): Promise<Map<string, Row[]>> {
+  const out = new Map<string, Row[]>();
+  if (itemIds.length === 0) return out;
+  const rows = await release.pool.rows(`
+    SELECT item_id AS "itemId", roll_call_id AS "rollCallId", name_as_recorded AS "nameAsRecorded", position, action, action_type AS "actionType", is_final AS "isFinal", page::INTEGER AS page
+    FROM positions WHERE supervisor_id = ? AND item_id IN (${itemIds.map(() => '?').join(', ')}) ORDER BY roll_call_id`, [supervisorId, ...itemIds]);
+  for (const { itemId, ...r } of rows) (out.get(String(itemId)) ?? out.set(String(itemId), []).get(String(itemId))!).push(r);
+  return out;
+}
+
+export async function getItem(release: Release, urls: Urls, id: string) {
+  const item = (await itemsById(release, [id])).get(id);
+  if (!item) return null;
+  const comments = await release.pool.rows(`
+    SELECT comment_id AS id, speaker, statement, page::INTEGER AS page FROM comments
+    WHERE document_id = ? AND file_number = ? ORDER BY sequence`, [item.documentId, item.fileNumber]);
+  const { amounts, housingUnits, addresses, parties, ...rest } = item;
+  return {
+    ...rest,
+    extracted: extracted(item),
+    unitMentions: item.unitMentions ?? [],
+    comments: comments.map((c) => ({ ...c, transcriptUrl: urls.comment(String(c.id)) })),
+    transcriptUrl: urls.item(id),
+    markdownUrl: urls.item(id, true),
+    release: release.id,
+  };
+}
