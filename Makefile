@@ -1,4 +1,5 @@
 # Board Records — see README.md.
+SHELL := /bin/bash
 CORPUS ?= ../shared/corpus
 LAKE ?= lake
 PORT ?= 8080
