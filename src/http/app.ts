@@ -8,7 +8,8 @@ import type { Lake } from '../lake/lake.ts';
 import { Overloaded, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
 import { checkResponse } from '../schemas.ts';
-import { endpoints, type Endpoint } from './endpoints.ts';
+import type { Endpoint } from './endpoints.ts';
+import { endpoints, rawRoutes } from './routes/index.ts';
 import { HttpError } from './errors.ts';
 import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
@@ -98,7 +99,8 @@ export function createApp(config: Config, lake: Lake): Koa {
       ctx.status = 304;
       return;
     }
-    const body = await ep.handler({ release, urls: urlsFor(ctx), params, path });
+    const body = await ep.handler({ release, urls: urlsFor(ctx), params, path, ctx });
+    if (body === undefined) return; // the handler answered itself (a stream)
     if (config.contractChecks) {
       const violations = checkResponse(ep.response, body);
       if (violations.length) throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
@@ -113,6 +115,7 @@ export function createApp(config: Config, lake: Lake): Koa {
     router.get(ep.path, serve(ep));
     if (ep.markdown && !ep.path.includes(':')) router.get(`${ep.path}.md`, serve(ep));
   }
+  for (const route of rawRoutes) router.register(route.path, route.methods, route.handler);
   router.get('/api/openapi.json', (ctx) => { ctx.body = openapi(); });
   router.get('/api/health', async (ctx) => {
     const release = (ctx.state as State).release;

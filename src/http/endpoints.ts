@@ -1,11 +1,7 @@
 // The endpoint table: path, parameter schema, response schema, handler and Markdown rendering. The router and the
-// OpenAPI document are both built from it, so they cannot drift apart.
+// OpenAPI document are both built from it, so they cannot drift apart. Each area keeps its endpoints in routes/.
+import type { Context } from 'koa';
 import type { Release } from '../lake/release.ts';
-import { getComment, searchComments, type CommentSearchParams } from '../queries/comments.ts';
-import { getItem, searchItems, type ItemSearchParams } from '../queries/items.ts';
-import { getPage, searchPages, type PageSearchParams } from '../queries/pages.ts';
-import { notFound } from './errors.ts';
-import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from './markdown.ts';
 import type { Urls } from './urls.ts';
 
 export interface HandlerInput<P> {
@@ -14,6 +10,7 @@ export interface HandlerInput<P> {
   params: P;
   /** Path parameters, e.g. `{ id }`, with any `.md` suffix already removed. */
   path: Record<string, string>;
+  ctx: Context;
 }
 
 export interface Endpoint {
@@ -26,62 +23,13 @@ export interface Endpoint {
   response: string;
   /** Present when the endpoint also answers in Markdown (`.md`, `format=md`, `Accept: text/markdown`). */
   markdown?: (body: any) => string;
+  /** Returns the JSON body; may instead set `ctx.body` itself (a stream) and return undefined. */
   handler: (input: HandlerInput<any>) => Promise<unknown>;
 }
 
-export const endpoints: Endpoint[] = [
-  {
-    path: '/api/search',
-    summary: 'Page-level full-text search over agendas and minutes (BM25)',
-    tag: 'search',
-    params: 'params/search.json',
-    response: 'search-response.json',
-    markdown: searchMarkdown,
-    handler: ({ release, urls, params }) => searchPages(release, urls, params as PageSearchParams),
-  },
-  {
-    path: '/api/pages/:id',
-    summary: 'One PDF page: text with layout, running header and footer, official link',
-    tag: 'records',
-    params: 'params/record.json',
-    response: 'page-record.json',
-    markdown: pageMarkdown,
-    handler: async ({ release, urls, path }) => (await getPage(release, urls, path.id)) ?? Promise.reject(notFound(`no page '${path.id}' in release ${release.id}`)),
-  },
-  {
-    path: '/api/items',
-    summary: 'Search legislative-item blocks with their roll calls; filter by voter, position and final actions; group by file or matter',
-    tag: 'search',
-    params: 'params/items.json',
-    response: 'item-search-response.json',
-    markdown: itemsMarkdown,
-    handler: ({ release, urls, params }) => searchItems(release, urls, params as ItemSearchParams),
-  },
-  {
-    path: '/api/items/:id',
-    summary: 'One legislative-item block: text, roll calls, extracted facts, comments taken in its hearing, official link',
-    tag: 'records',
-    params: 'params/record.json',
-    response: 'item-record.json',
-    markdown: itemMarkdown,
-    handler: async ({ release, urls, path }) => (await getItem(release, urls, path.id)) ?? Promise.reject(notFound(`no item '${path.id}' in release ${release.id}`)),
-  },
-  {
-    path: '/api/comments',
-    summary: "Search speaker-level public-comment summaries (the Clerk's, not verbatim)",
-    tag: 'search',
-    params: 'params/comments.json',
-    response: 'comment-search-response.json',
-    markdown: commentsMarkdown,
-    handler: ({ release, urls, params }) => searchComments(release, urls, params as CommentSearchParams),
-  },
-  {
-    path: '/api/comments/:id',
-    summary: 'One public comment: speaker as recorded, the summary, page and official link',
-    tag: 'records',
-    params: 'params/record.json',
-    response: 'comment-record.json',
-    markdown: commentMarkdown,
-    handler: async ({ release, urls, path }) => (await getComment(release, urls, path.id)) ?? Promise.reject(notFound(`no comment '${path.id}' in release ${release.id}`)),
-  },
-];
+/** Routes that are not JSON/Markdown GET resources (the MCP endpoint, the web page, release files). */
+export interface RawRoute {
+  methods: string[];
+  path: string;
+  handler: (ctx: Context) => Promise<void>;
+}

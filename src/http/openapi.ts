@@ -1,6 +1,6 @@
 // OpenAPI 3.1 document generated from the endpoint table and the JSON Schemas in schemas/.
 import { schema, schemas } from '../schemas.ts';
-import { endpoints } from './endpoints.ts';
+import { endpoints } from './routes/index.ts';
 
 const componentName = (id: string) => id.replace(/\.json$/, '').split(/[/-]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 

@@ -1,0 +1,7 @@
+// Every route of the service, by area. Add an area's list here.
+import type { Endpoint, RawRoute } from '../endpoints.ts';
+import { recordEndpoints } from './records.ts';
+
+export const endpoints: Endpoint[] = [...recordEndpoints];
+
+export const rawRoutes: RawRoute[] = [];

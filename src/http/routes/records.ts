@@ -1,0 +1,64 @@
+// Search and record endpoints: pages, legislative items, public comments.
+import { getComment, searchComments, type CommentSearchParams } from '../../queries/comments.ts';
+import { getItem, searchItems, type ItemSearchParams } from '../../queries/items.ts';
+import { getPage, searchPages, type PageSearchParams } from '../../queries/pages.ts';
+import { notFound } from '../errors.ts';
+import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../markdown.ts';
+import type { Endpoint } from '../endpoints.ts';
+
+export const recordEndpoints: Endpoint[] = [
+  {
+    path: '/api/search',
+    summary: 'Page-level full-text search over agendas and minutes (BM25)',
+    tag: 'search',
+    params: 'params/search.json',
+    response: 'search-response.json',
+    markdown: searchMarkdown,
+    handler: ({ release, urls, params }) => searchPages(release, urls, params as PageSearchParams),
+  },
+  {
+    path: '/api/pages/:id',
+    summary: 'One PDF page: text with layout, running header and footer, official link',
+    tag: 'records',
+    params: 'params/record.json',
+    response: 'page-record.json',
+    markdown: pageMarkdown,
+    handler: async ({ release, urls, path }) => (await getPage(release, urls, path.id)) ?? Promise.reject(notFound(`no page '${path.id}' in release ${release.id}`)),
+  },
+  {
+    path: '/api/items',
+    summary: 'Search legislative-item blocks with their roll calls; filter by voter, position and final actions; group by file or matter',
+    tag: 'search',
+    params: 'params/items.json',
+    response: 'item-search-response.json',
+    markdown: itemsMarkdown,
+    handler: ({ release, urls, params }) => searchItems(release, urls, params as ItemSearchParams),
+  },
+  {
+    path: '/api/items/:id',
+    summary: 'One legislative-item block: text, roll calls, extracted facts, comments taken in its hearing, official link',
+    tag: 'records',
+    params: 'params/record.json',
+    response: 'item-record.json',
+    markdown: itemMarkdown,
+    handler: async ({ release, urls, path }) => (await getItem(release, urls, path.id)) ?? Promise.reject(notFound(`no item '${path.id}' in release ${release.id}`)),
+  },
+  {
+    path: '/api/comments',
+    summary: "Search speaker-level public-comment summaries (the Clerk's, not verbatim)",
+    tag: 'search',
+    params: 'params/comments.json',
+    response: 'comment-search-response.json',
+    markdown: commentsMarkdown,
+    handler: ({ release, urls, params }) => searchComments(release, urls, params as CommentSearchParams),
+  },
+  {
+    path: '/api/comments/:id',
+    summary: 'One public comment: speaker as recorded, the summary, page and official link',
+    tag: 'records',
+    params: 'params/record.json',
+    response: 'comment-record.json',
+    markdown: commentMarkdown,
+    handler: async ({ release, urls, path }) => (await getComment(release, urls, path.id)) ?? Promise.reject(notFound(`no comment '${path.id}' in release ${release.id}`)),
+  },
+];
