@@ -56,6 +56,22 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** A response body's chunks; left early, the stream is cancelled so the connection is freed. */
+async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if ((done = next.done)) return;
+      yield next.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {});
+  }
+}
+
 function describe(err: unknown): string {
   const e = err as { message?: string; cause?: { message?: string; code?: string } };
   const cause = e.cause?.code ?? e.cause?.message;
@@ -72,9 +88,9 @@ export class HttpClient {
   text(url: string, headers: Record<string, string> = {}): Promise<TextResponse> {
     return this.withRetries(url, headers, async (res, touch) => {
       const chunks: Buffer[] = [];
-      for await (const chunk of res.body ?? []) {
+      for await (const chunk of chunksOf(res.body)) {
         touch();
-        chunks.push(Buffer.from(chunk as Uint8Array));
+        chunks.push(Buffer.from(chunk));
       }
       return { status: res.status, url: res.url || url, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
     });
@@ -92,12 +108,11 @@ export class HttpClient {
       let bytes = 0;
       const file = await open(tmpPath, 'w');
       try {
-        for await (const chunk of res.body ?? []) {
+        for await (const chunk of chunksOf(res.body)) {
           touch();
-          const buf = chunk as Uint8Array;
-          hash.update(buf);
-          bytes += buf.length;
-          await file.write(buf);
+          hash.update(chunk);
+          bytes += chunk.length;
+          await file.write(chunk);
         }
         await file.sync();
       } catch (err) {
