@@ -29,7 +29,7 @@ const dest = values.dest || `bench/corpus/scale-${values.scale}`;
 const workers = values.workers ? Number(values.workers) : meetings !== undefined && meetings < 20 ? 1 : Math.min(2, availableParallelism());
 
 const tty = process.stderr.isTTY;
-let lastPct = -1;
+let lastPct = 0;
 const onProgress = (done: number, total: number) => {
   const pct = Math.floor((done / total) * 100);
   if (tty) {
@@ -37,8 +37,8 @@ const onProgress = (done: number, total: number) => {
     const fill = Math.round((done / total) * width);
     process.stderr.write(`\r  [${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total} meetings`);
     if (done === total) process.stderr.write('\n');
-  } else if (pct >= lastPct + 25 || done === total) {
-    lastPct = pct - (pct % 25);
+  } else if (Math.floor(pct / 25) > lastPct) {
+    lastPct = Math.floor(pct / 25);
     console.error(`synthetic: rendered ${done}/${total} meetings (${pct}%)`);
   }
 };

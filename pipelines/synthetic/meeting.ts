@@ -84,7 +84,7 @@ export function fileBlock(slot: MeetingSlot): { numbers: (j: number) => string; 
 /** How many new items and introductions a meeting has (its own stream, so the next meeting can ask too). */
 export function meetingCounts(seed: string, slot: MeetingSlot): { items: number; introduced: number } {
   const r = new Rng(seed, `counts/${slot.date}`);
-  return { items: Math.round((r.int(20, 44) + (r.chance(0.2) ? r.int(10, 40) : 0)) * slot.density), introduced: Math.round(r.int(6, 24) * slot.density) };
+  return { items: Math.round((r.int(26, 46) + (r.chance(0.2) ? r.int(10, 40) : 0)) * slot.density), introduced: Math.round(r.int(6, 24) * slot.density) };
 }
 
 interface FileFacts {
@@ -112,11 +112,12 @@ function inventResolution(r: Rng, year: number): { type: Item['type']; name: str
   const co = r.pick(COMPANIES);
   const ag = r.pick(AGENCIES);
   const units = r.int(12, 420);
+  const bonds = money(r.int(8, 300) * 1_000_000);
   const fy = `FY${year}-${year + 1}`;
   const patterns: (() => { type: Item['type']; name: string; title: string; committee: string })[] = [
     () => ({ type: 'Resolution', committee: COMMITTEES[0], name: `Accept and Expend Grant - ${ag} - ${amt}`, title: `Resolution retroactively authorizing the ${ag} to accept and expend a grant in the amount of ${amt} from the State of California for the period of July 1, ${year}, through June 30, ${year + 1}, for services supporting ${r.pick(TOPICS)}. (${ag})` }),
     () => ({ type: 'Resolution', committee: COMMITTEES[0], name: `Contract Amendment - ${co} - Not to Exceed ${amt}`, title: `Resolution approving the second amendment to the agreement between the ${ag} and ${co}, for services related to ${r.pick(TOPICS)}, to increase the agreement amount by ${money(amount(r))} for a total not to exceed ${amt}, and to extend the term through June 30, ${year + r.int(2, 5)}, pursuant to Charter, Section 9.118(b). (${ag})` }),
-    () => ({ type: 'Resolution', committee: COMMITTEES[0], name: `Residential Mortgage Revenue Bonds - ${addr} - Not to Exceed ${amt}`, title: `Resolution approving, for purposes of the Internal Revenue Code of 1986, as amended, the issuance and sale of residential mortgage revenue bonds by the City in an aggregate principal amount not to exceed ${amt} for the purpose of providing financing for the acquisition, construction and development of an approximately ${units}-unit multifamily rental housing project, in part for low or very low income persons or households, located in the City at ${addr}; and ratifying and approving any action heretofore taken in connection with the Project, as defined herein.` }),
+    () => ({ type: 'Resolution', committee: COMMITTEES[0], name: `Residential Mortgage Revenue Bonds - ${addr} - Not to Exceed ${bonds}`, title: `Resolution approving, for purposes of the Internal Revenue Code of 1986, as amended, the issuance and sale of residential mortgage revenue bonds by the City in an aggregate principal amount not to exceed ${bonds} for the purpose of providing financing for the acquisition, construction and development of an approximately ${units}-unit multifamily rental housing project, in part for low or very low income persons or households, located in the City at ${addr}; and ratifying and approving any action heretofore taken in connection with the Project, as defined herein.` }),
     () => ({ type: 'Resolution', committee: COMMITTEES[1], name: `Mills Act Historical Property Contract - ${addr}`, title: `Resolution approving a historical property contract between ${person(r)} and ${person(r)}, the owners of ${addr}, and the City and County of San Francisco, under Administrative Code, Chapter 71; and authorizing the Planning Director and the Assessor-Recorder to execute the historical property contract. (Planning Department)` }),
     () => ({ type: 'Resolution', committee: COMMITTEES[1], name: `Liquor License Transfer - ${addr}`, title: `Resolution determining that the transfer of a Type ${r.pick([21, 41, 47, 48])} on-sale general public premises license to ${addr} (District ${r.int(1, 11)}), will serve the public convenience or necessity of the City and County of San Francisco in accordance with California Business and Professions Code, Section 23958.4, and recommending that the California Department of Alcoholic Beverage Control impose conditions on the issuance of the license. (Government Audit and Oversight Committee)` }),
     () => ({ type: 'Resolution', committee: COMMITTEES[1], name: `Settlement of Unlitigated Claim - ${person(r)} - ${amt}`, title: `Resolution approving the settlement of the unlitigated claim filed by ${person(r)} against the City and County of San Francisco for ${amt}; the claim was filed on ${longDate(`${year}-0${r.int(1, 9)}-1${r.int(0, 9)}`)}; the claim involves alleged property damage. (City Attorney)` }),
@@ -281,7 +282,7 @@ export function planMeeting(inputs: Inputs, slot: MeetingSlot): Meeting {
     const kind = r.pick(['Conditional Use Authorization', 'Determination of Exemption From Environmental Review', 'Tentative Map Approval']);
     const hearing: Item = {
       file: nums[0], name: `Hearing - Appeal of ${kind} - ${addr}`, sponsors: '', type: 'Hearing', fiscal: false,
-      title: `Hearing of persons interested in or objecting to the ${kind} for the proposed project at ${addr}, to allow the demolition of an existing building and the construction of a ${r.int(4, 12)}-story building with ${r.int(8, 240)} dwelling units. (District ${r.int(1, 11)}) (Appellant: ${person(r)}) (Filed ${longDate(addDays(date, -r.int(20, 40)))}). (Clerk of the Board)`,
+      title: `Hearing of persons interested in or objecting to the ${kind} for the proposed project at ${addr}, to allow the demolition of an existing building and the construction of a ${r.pick(['four', 'five', 'six', 'seven', 'nine', 'twelve'])}-story building with ${r.int(8, 240)} dwelling units. (District ${r.int(1, 11)}) (Appellant: ${person(r)}) (Filed ${longDate(addDays(date, -r.int(20, 40)))}). (Clerk of the Board)`,
       notes: [`The President inquired as to whether any member of the public wished to address the Board on the appeal.`],
       motions: [], action: 'HEARD AND FILED', vote: null, after: [], afterNote: null, enactment: null, history: [],
       question: 'Question: Shall this Hearing be HEARD AND FILED?',

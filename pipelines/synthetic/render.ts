@@ -358,7 +358,11 @@ export async function renderAgenda(m: Meeting): Promise<Rendered> {
     notes: [], motions: [], action: '', vote: null, after: [], afterNote: null, enactment: null, history: [], question: '', speakers: [],
   };
   agendaItem(w, petitions, null);
-  for (const c of m.communications) w.para(c, 143.9, 'H', 10, 11.5);
+  m.communications.forEach((c, i) => {
+    // The last few letters go with ADJOURNMENT, never a page holding the heading alone.
+    if (i === m.communications.length - 3) w.need(3 * 23 + 60);
+    w.para(c, 143.9, 'H', 10, 11.5);
+  });
   heading(w, 'ADJOURNMENT', 85.8);
   return { data: await w.save(), pages: w.pages };
 }
