@@ -1,0 +1,153 @@
+// Minutes to records over HTTP: /api/items and /api/comments on the real 2016-11-01 minutes and agendas.
+import t from 'tap';
+import { get, schemaErrors, startFixtureServer } from './fixture.ts';
+
+const running = await startFixtureServer();
+t.teardown(() => running.close());
+const api = (path: string) => get(`${running.url}${path}`);
+const items = async (qs: string) => {
+  const r = await api(`/api/items?${qs}`);
+  t.equal(r.status, 200, `GET /api/items?${qs}`);
+  t.equal(schemaErrors('item-search-response.json', r.json), '', 'valid ItemSearchResponse');
+  return r.json;
+};
+const comments = async (qs: string) => {
+  const r = await api(`/api/comments?${qs}`);
+  t.equal(r.status, 200, `GET /api/comments?${qs}`);
+  t.equal(schemaErrors('comment-search-response.json', r.json), '', 'valid CommentSearchResponse');
+  return r.json;
+};
+const ALL_11 = ['Avalos', 'Breed', 'Campos', 'Cohen', 'Farrell', 'Kim', 'Mar', 'Peskin', 'Tang', 'Wiener', 'Yee'];
+
+t.test("the consent block's shared vote is each item's roll call, with that item's action", async (t) => {
+  for (const file of ['160424', '160553', '160962', '160964', '160965']) {
+    const body = await items(`q=${file}&limit=5`);
+    const minutes = body.results.find((r: any) => r.fileNumber === file && r.kind === 'minutes');
+    t.ok(minutes, `${file} found in the minutes`);
+    t.equal(minutes.rollCalls.length, 1, `${file}: one roll call`);
+    const [rc] = minutes.rollCalls;
+    t.same([rc.action, rc.actionType, rc.isFinal, rc.sharedVote], ['FINALLY PASSED', 'final-passage', true, true], `${file}: FINALLY PASSED, final`);
+    t.same(rc.ayes, ALL_11);
+  }
+});
+
+t.test('the AMENDED and RE-REFERRED motions of 160222 carry their own roll calls', async (t) => {
+  const body = await items('q=fossil%20fuels%20leasing');
+  const item = body.results.find((r: any) => r.fileNumber === '160222' && r.kind === 'minutes');
+  t.same(item.rollCalls.map((rc: any) => [rc.sequence, rc.actionType, rc.isFinal]), [[1, 'amendment', false], [2, 'referral', false]]);
+  t.match(item.rollCalls[0].action, /^Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE/);
+  t.match(item.rollCalls[1].action, /RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016\.$/);
+  t.same(item.sponsors.slice(0, 2), ['Avalos', 'Breed']);
+});
+
+t.test('the resolution NOT ADOPTED, the rescission that followed, the excuse motion and the referral', async (t) => {
+  const body = await items('q=Cuomo%20Krueger%20Rosenthal');
+  const item = body.results.find((r: any) => r.fileNumber === '161169' && r.kind === 'minutes');
+  const record = (await api(new URL(item.transcriptUrl).pathname)).json;
+  t.equal(schemaErrors('item-record.json', record), '');
+  const [excuse, rejected, rescind] = record.rollCalls;
+  t.match(excuse.action, /moved that Supervisor Farrell be excused from voting on File No\. 161169/);
+  t.equal(rejected.action, 'NOT ADOPTED');
+  t.same([rejected.actionType, rejected.isFinal], ['rejection', true]);
+  t.same(rejected.ayes, ['Avalos', 'Breed', 'Campos', 'Kim', 'Mar', 'Peskin', 'Yee']);
+  t.same(rejected.noes, ['Cohen', 'Tang', 'Wiener']);
+  t.same(rejected.excused, ['Farrell']);
+  t.equal(rescind.action, 'Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.');
+  t.equal(rescind.actionType, 'rescission');
+  t.ok(record.statusLines.some((l: string) => /REFERRED to the Government Audit and Oversight/.test(l)) || /REFERRED to the Government Audit/.test(record.text), 'the referral is kept');
+  t.match(record.officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
+});
+
+t.test('Transbay Block 8: units, addresses, not-to-exceed amounts', async (t) => {
+  const body = await items('q=Transbay%20Block%208&groupBy=file');
+  const item = body.results.find((r: any) => r.fileNumber === '161050');
+  t.ok(item, 'file 161050');
+  t.same([...item.extracted.housingUnits].sort((a: number, b: number) => a - b), [80, 350]);
+  t.ok(item.extracted.addresses.includes('250 Fremont Street'));
+  const nte = item.extracted.amounts.filter((a: any) => a.qualifier === 'not-to-exceed').map((a: any) => a.value);
+  t.ok(nte.includes(302390833) && nte.includes(19290833), 'not-to-exceed $302,390,833 and $19,290,833');
+  t.equal(item.groupCount, 2, 'grouped: the 11/01 agenda and the 11/01 minutes both record it');
+});
+
+t.test('voter and position filters', async (t) => {
+  const noes = await items('q=resolution&voter=Wiener&position=no&limit=50');
+  t.same(noes.results.map((r: any) => r.fileNumber), ['161169'], 'Wiener voted no only on 161169');
+  t.equal(noes.voter.fullName, 'Scott Wiener');
+  t.same(noes.results[0].voterPositions.map((v: any) => v.position), ['aye', 'no', 'aye']);
+  const full = await items('q=resolution&voter=Scott%20Wiener&position=no');
+  t.same(full.results.map((r: any) => r.id), noes.results.map((r: any) => r.id), 'a full name works as a surname does');
+  const excused = await items('q=Cuomo&voter=farrell&position=excused');
+  t.equal(excused.results[0].fileNumber, '161169');
+  const finalOnly = await items('q=Administrative%20Code&final=true&limit=50');
+  t.ok(finalOnly.results.length > 0);
+  t.ok(finalOnly.results.every((r: any) => r.rollCalls.some((rc: any) => rc.isFinal)), 'final=true keeps records with a final roll call');
+  const ambiguous = await api('/api/items?q=housing&voter=Mar');
+  t.equal(ambiguous.status, 400);
+  t.match(ambiguous.json.detail, /Eric Mar.*Gordon Mar/);
+  const narrowed = await items('q=housing&voter=Mar&from=2016&to=2017');
+  t.equal(narrowed.voter.id, 'eric-mar');
+});
+
+t.test('groupBy collapses readings and meetings and reports groupCount', async (t) => {
+  const none = await items('q=Better%20Roof%20Requirements&limit=50');
+  const byFile = await items('q=Better%20Roof%20Requirements&groupBy=file&limit=50');
+  const roof = none.results.filter((r: any) => r.fileNumber === '160965');
+  t.ok(roof.length >= 2, `160965 appears ${roof.length} times ungrouped`);
+  const grouped = byFile.results.filter((r: any) => r.fileNumber === '160965');
+  t.equal(grouped.length, 1);
+  t.equal(grouped[0].groupCount, roof.length);
+  t.ok(byFile.total < none.total);
+  const byMatter = await items('q=Better%20Roof%20Requirements&groupBy=matter&limit=50');
+  t.ok(byMatter.total <= byFile.total);
+});
+
+t.test('public-comment speakers found by topic and by name', async (t) => {
+  const falun = await comments('q=Falun%20Gong');
+  t.same(falun.results.map((r: any) => r.speaker).sort(), ['Cassie', 'Lisa', 'Lorie Ten', 'Natasha', 'Tina Yen']);
+  const library = await comments('q=library');
+  t.equal(library.results[0].speaker, 'Peter Warfield');
+  t.match(library.results[0].officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
+  const consulate = await comments('q=Chinese%20consulate&speaker=female');
+  t.same(consulate.results.map((r: any) => r.speaker), ['Female Speaker', 'Female Speaker']);
+  const record = await api(new URL(library.results[0].transcriptUrl).pathname);
+  t.equal(schemaErrors('comment-record.json', record.json), '');
+  t.equal(record.json.fileNumber, null, 'general public comment');
+  const md = await api('/api/comments.md?q=Falun%20Gong');
+  t.match(md.text, /^# Public comment: Falun Gong/);
+  t.match(md.text, /not verbatim transcripts/);
+});
+
+t.test('Markdown for items and item records', async (t) => {
+  const md = await api('/api/items.md?q=Cuomo&voter=Wiener');
+  t.match(md.headers.get('content-type'), /text\/markdown/);
+  t.match(md.text, /File 161169/);
+  t.match(md.text, /Scott Wiener recorded \*\*no\*\* on: NOT ADOPTED/);
+  const record = await api('/api/items/2016-11-01-minutes-161169.md');
+  t.match(record.text, /^# File 161169/);
+  t.match(record.text, /Noes 3 \(Cohen, Tang, Wiener\)/);
+});
+
+t.test('every broken rule is a 400 naming the parameter', async (t) => {
+  const cases: [string, string, string][] = [
+    ['/api/items?q=roof&position=no', 'position', 'requires-voter'],
+    ['/api/items?q=roof&groupBy=year', 'groupBy', 'enum'],
+    ['/api/items?q=roof&from=2011', 'from', 'minimum'],
+    ['/api/items?q=roof&to=2027', 'to', 'maximum'],
+    ['/api/items?q=roof&limit=51', 'limit', 'maximum'],
+    ['/api/items?q=roof&final=maybe', 'final', 'type'],
+    [`/api/items?q=roof&voter=${'x'.repeat(81)}`, 'voter', 'maxLength'],
+    ['/api/items?q=roof&voter=Nobody', 'voter', 'unknown'],
+    ['/api/items?q=r', 'q', 'minLength'],
+    ['/api/comments?q=roof&limit=0', 'limit', 'minimum'],
+    [`/api/comments?q=roof&speaker=${'x'.repeat(81)}`, 'speaker', 'maxLength'],
+    ['/api/comments?speaker=Lisa', 'q', 'required'],
+  ];
+  for (const [path, parameter, rule] of cases) {
+    const r = await api(path);
+    t.equal(r.status, 400, path);
+    t.equal(schemaErrors('problem.json', r.json), '');
+    t.ok(r.json.errors.some((e: any) => e.parameter === parameter && e.rule === rule), `${path}: ${r.json.detail}`);
+  }
+  t.equal((await api('/api/items/2016-11-01-minutes-999999')).status, 404);
+  t.equal((await api('/api/comments/2016-11-01-minutes-c999')).status, 404);
+});
