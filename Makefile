@@ -5,11 +5,13 @@ LAKE ?= lake
 PORT ?= 8080
 HOST ?= 127.0.0.1
 SCALE ?= 1
+DEST ?= .cache/corpus
+SINCE ?=
 
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve test typecheck bench clean
+.PHONY: install lake serve test typecheck bench clean fetch update
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -32,6 +34,16 @@ test: install
 	@set -o pipefail; npx tap 2>&1 | tee .cache/test.log; status=$$?; \
 	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' .cache/test.log | grep -E '^Asserts:' | tail -1 | \
 	awk '{ print $$2 " passed, " $$4 " failed" }'; exit $$status
+
+# Fetch new and changed agendas/minutes into $(DEST) (pdfs/ + MANIFEST.tsv); exit 1 if any document failed.
+fetch: install
+	$(TSX) pipelines/fetch/cli.ts --dest $(DEST) $(if $(SINCE),--since $(SINCE))
+
+# Fetch, then build a release from $(DEST): an unchanged corpus has the same content hash and publishes nothing;
+# a running server picks up the new lake/current by itself. Exits non-zero if any document failed to fetch.
+update: install
+	@$(TSX) pipelines/fetch/cli.ts --dest $(DEST) $(if $(SINCE),--since $(SINCE)); fetched=$$?; \
+	  CORPUS=$(DEST) $(TSX) pipelines/build.ts || exit 1; exit $$fetched
 
 typecheck: install
 	npx tsc --noEmit
