@@ -8,8 +8,8 @@ import { DEFAULT_SEED, generate } from './generate.ts';
 
 const { values } = parseArgs({
   options: {
-    scale: { type: 'string', default: process.env.SCALE || '1' },
-    dest: { type: 'string', default: process.env.DEST || '' },
+    scale: { type: 'string', default: '1' },
+    dest: { type: 'string', default: '' },
     seed: { type: 'string', default: DEFAULT_SEED },
     meetings: { type: 'string' },
     workers: { type: 'string' },
