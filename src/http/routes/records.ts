@@ -1,10 +1,22 @@
 // Search and record endpoints: pages, legislative items, public comments.
 import { getComment, searchComments, type CommentSearchParams } from '../../queries/comments.ts';
 import { getItem, searchItems, type ItemSearchParams } from '../../queries/items.ts';
-import { getPage, searchPages, type PageSearchParams } from '../../queries/pages.ts';
+import { getPage, searchPages } from '../../queries/pages.ts';
 import { notFound } from '../errors.ts';
 import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../markdown.ts';
 import type { Endpoint } from '../endpoints.ts';
+import type { Release } from '../../lake/release.ts';
+import { unifiedSearch, type UnifiedParams } from '../../queries/unified.ts';
+import { BadRequest } from '../errors.ts';
+import type { Urls } from '../urls.ts';
+
+/** Plain page search unless the reference page's type or vote filters ask for the unified list (README, 4.12). */
+export function search(release: Release, urls: Urls, p: UnifiedParams) {
+  if (p.position && !p.supervisor) throw new BadRequest([{ parameter: 'position', rule: 'requires-supervisor', message: 'position requires supervisor (whose recorded position to filter on)' }]);
+  const type = p.type ?? (p.supervisor || p.position || p.final ? 'all' : 'pages');
+  if (type === 'pages' && !p.supervisor && !p.final) return searchPages(release, urls, p);
+  return unifiedSearch(release, urls, { ...p, type });
+}
 
 export const recordEndpoints: Endpoint[] = [
   {
@@ -14,7 +26,7 @@ export const recordEndpoints: Endpoint[] = [
     params: 'params/search.json',
     response: 'search-response.json',
     markdown: searchMarkdown,
-    handler: ({ release, urls, params }) => searchPages(release, urls, params as PageSearchParams),
+    handler: ({ release, urls, params }) => search(release, urls, params as UnifiedParams),
   },
   {
     path: '/api/pages/:id',

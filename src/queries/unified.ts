@@ -1,0 +1,99 @@
+// The reference page's unified search (`/api/search` with `type`): one ranked list of mixed result types.
+// Legislative files come first (grouped by file), then recorded votes, public comments and pages; a page whose
+// match is a file already listed is left out, so files are not repeated as PDF-page matches.
+import type { Release } from '../lake/release.ts';
+import type { Urls } from '../http/urls.ts';
+import { searchComments } from './comments.ts';
+import { searchItems, type Position } from './items.ts';
+import { searchPages, yearRange, type PageSearchParams } from './pages.ts';
+
+export type ResultType = 'all' | 'legislation' | 'votes' | 'comments' | 'pages';
+
+export interface UnifiedParams extends PageSearchParams {
+  type?: ResultType;
+  supervisor?: string;
+  position?: Position;
+  final: boolean;
+}
+
+type Row = Record<string, any>;
+
+const latest = (rollCalls: Row[]) => rollCalls[rollCalls.length - 1];
+const compactRollCall = (rc: Row) => ({ sequence: rc.sequence, action: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, ayes: rc.ayes, noes: rc.noes, absent: rc.absent, excused: rc.excused });
+
+/** Votes need a legislative record: with a supervisor, position or final filter, pages and comments are left out. */
+export const voteFiltered = (p: UnifiedParams) => Boolean(p.supervisor || p.position || p.final);
+
+export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedParams) {
+  const range = yearRange(p);
+  const want = (t: ResultType) => p.type === t || p.type === 'all';
+  const itemQuery = {
+    q: p.q, voter: p.supervisor, position: p.position, final: p.final, from: range.from, to: range.to, limit: p.limit,
+  };
+  const [files, votes, comments, pages] = await Promise.all([
+    want('legislation') ? searchItems(release, urls, { ...itemQuery, groupBy: 'file' }) : null,
+    want('votes') ? searchItems(release, urls, { ...itemQuery, groupBy: 'none', limit: Math.min(50, p.limit * 2) }) : null,
+    want('comments') && !voteFiltered(p) ? searchComments(release, urls, { q: p.q, from: range.from, to: range.to, limit: p.limit }) : null,
+    want('pages') && !voteFiltered(p) ? searchPages(release, urls, { ...p, limit: Math.min(50, p.limit * 2) }) : null,
+  ]);
+  const voter = files?.voter ?? votes?.voter ?? null;
+  const results: Row[] = [];
+  const filePages = new Set<string>();
+
+  for (const r of files?.results ?? []) {
+    const mine: Row | undefined = (r.voterPositions ?? []).at(-1);
+    const rc = mine ? r.rollCalls.find((x: Row) => x.id === mine.rollCallId) : latest(r.rollCalls);
+    for (let page = r.startPage; page <= r.endPage; page++) filePages.add(`${r.id.slice(0, r.id.lastIndexOf('-' + r.fileNumber))}-p${page}`);
+    results.push({
+      resultType: 'legislation', id: r.id, meetingDate: r.meetingDate, year: r.year, kind: r.kind, title: `File ${r.fileNumber}: ${r.title}`,
+      transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl, page: r.startPage, fileNumber: r.fileNumber,
+      snippet: r.snippet, score: r.score, matter: r.matter, groupCount: r.groupCount,
+      ...(rc ? { matchedAction: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, rollCall: compactRollCall(rc) } : {}),
+      ...(mine && voter ? { recordedPosition: mine.position, supervisor: voter.fullName } : {}),
+      addresses: r.extracted.addresses, housingUnits: r.extracted.housingUnits, amounts: r.extracted.amounts, parties: r.extracted.parties,
+    });
+  }
+  for (const r of votes?.results ?? []) {
+    const positions: Row[] = r.voterPositions ?? [];
+    for (const rc of r.rollCalls as Row[]) {
+      const mine = positions.find((v) => v.rollCallId === rc.id);
+      if (voter && !mine) continue;
+      if (p.position && mine?.position !== p.position) continue;
+      if (p.final && !rc.isFinal) continue;
+      results.push({
+        resultType: 'vote', id: rc.id, meetingDate: r.meetingDate, year: r.year, kind: r.kind, title: `Vote on file ${r.fileNumber}: ${r.title}`,
+        transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl.replace(/#page=\d+$/, `#page=${rc.page}`),
+        page: rc.page, fileNumber: r.fileNumber, snippet: rc.action, score: r.score, matter: r.matter,
+        matchedAction: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, rollCall: compactRollCall(rc),
+        ...(mine && voter ? { recordedPosition: mine.position, supervisor: voter.fullName } : {}),
+      });
+    }
+  }
+  for (const r of (comments?.results ?? []) as Row[]) {
+    results.push({
+      resultType: 'comment', id: r.id, meetingDate: r.meetingDate, year: r.year, kind: 'minutes', title: `Public comment: ${r.speaker}`,
+      transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl, page: r.page, snippet: r.statement,
+      score: r.score, speaker: r.speaker,
+    });
+  }
+  for (const r of pages?.results ?? []) {
+    if (p.type === 'all' && filePages.has(r.id)) continue;
+    results.push({ resultType: 'page', ...r });
+  }
+  const kept = results.slice(0, p.limit);
+  return {
+    query: p.q,
+    interpretedQueries: (pages ?? files ?? votes ?? comments)?.interpretedQueries ?? [],
+    filters: {
+      type: p.type, year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null,
+      supervisor: voter?.id ?? null, position: p.position ?? null, final: p.final,
+      ...(voteFiltered(p) && (p.type === 'all' || p.type === 'pages' || p.type === 'comments') ? { omitted: 'pages and comments carry no votes, so supervisor, position and final leave them out' } : {}),
+    },
+    total: (files?.total ?? 0) + (votes ? results.filter((r) => r.resultType === 'vote').length : 0) + (comments?.total ?? 0) + (pages?.total ?? 0),
+    returned: kept.length,
+    source: release.manifest.preview ? ('preview' as const) : ('lake' as const),
+    retrieval: pages?.retrieval ?? { requested: p.mode, used: 'lexical' as const, embeddingModel: null, semanticCoverage: 0, fallbackReason: p.mode === 'hybrid' ? 'hybrid reranking applies to page matches only' : null },
+    results: kept,
+    ...(voter ? { voter } : {}),
+  };
+}
