@@ -11,7 +11,7 @@ SINCE ?=
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve test typecheck bench clean fetch update
+.PHONY: install lake serve test typecheck bench clean fetch update corpus-synthetic
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -44,6 +44,10 @@ fetch: install
 update: install
 	@$(TSX) pipelines/fetch/cli.ts --dest $(DEST) $(if $(SINCE),--since $(SINCE)); fetched=$$?; \
 	  CORPUS=$(DEST) $(TSX) pipelines/build.ts || exit 1; exit $$fetched
+
+# Synthetic corpus: SCALE x ~685 meetings 2012-2026 into bench/corpus/scale-$(SCALE) (or DEST= if given on the command line).
+corpus-synthetic: install
+	$(TSX) pipelines/synthetic/cli.ts --scale $(SCALE) $(if $(filter-out file,$(origin DEST)),--dest $(DEST))
 
 typecheck: install
 	npx tsc --noEmit
