@@ -15,7 +15,7 @@ import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
 import { Urls } from './urls.ts';
 
-export interface State { release: Release }
+export interface State { release: Release; urls: Urls }
 
 type Format = 'json' | 'md';
 
@@ -46,6 +46,7 @@ export function createApp(config: Config, lake: Lake): Koa {
     const started = performance.now();
     const release = lake.acquire();
     (ctx.state as State).release = release;
+    (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`);
     ctx.set('X-Release-Id', release.id);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
@@ -79,8 +80,6 @@ export function createApp(config: Config, lake: Lake): Koa {
     }
   });
 
-  const urlsFor = (ctx: Context) => new Urls(config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`);
-
   const serve = (ep: Endpoint) => async (ctx: Context) => {
     const format = negotiate(ctx, ep.markdown !== undefined);
     const release = (ctx.state as State).release;
@@ -99,7 +98,7 @@ export function createApp(config: Config, lake: Lake): Koa {
       ctx.status = 304;
       return;
     }
-    const body = await ep.handler({ release, urls: urlsFor(ctx), params, path, ctx });
+    const body = await ep.handler({ release, urls: (ctx.state as State).urls, params, path, ctx });
     if (body === undefined) return; // the handler answered itself (a stream)
     if (config.contractChecks) {
       const violations = checkResponse(ep.response, body);

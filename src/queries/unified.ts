@@ -41,7 +41,8 @@ export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedPara
   const filePages = new Set<string>();
 
   for (const r of files?.results ?? []) {
-    const mine: Row | undefined = (r.voterPositions ?? []).at(-1);
+    // The voter's latest position that the filters asked for (the one that made the file match).
+    const mine: Row | undefined = ((r.voterPositions ?? []) as Row[]).filter((v) => (!p.position || v.position === p.position) && (!p.final || v.isFinal)).at(-1);
     const rc = mine ? r.rollCalls.find((x: Row) => x.id === mine.rollCallId) : latest(r.rollCalls);
     for (let page = r.startPage; page <= r.endPage; page++) filePages.add(`${r.id.slice(0, r.id.lastIndexOf('-' + r.fileNumber))}-p${page}`);
     results.push({

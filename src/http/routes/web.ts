@@ -1,0 +1,72 @@
+// GET / (the unified search reference page) and its two static assets.
+import { readFileSync } from 'node:fs';
+import type { Context } from 'koa';
+import type { State } from '../app.ts';
+import type { RawRoute } from '../endpoints.ts';
+import { HttpError } from '../errors.ts';
+import { readParams } from '../params.ts';
+import { pageHtml, resultsHtml, type Form } from '../../web/page.ts';
+import type { ProblemBody } from '../../web/types.ts';
+import type { UnifiedParams } from '../../queries/unified.ts';
+import { search } from './records.ts';
+
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const ASSETS: Record<string, { type: string; body: string }> = {
+  'app.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../web/assets/app.css', import.meta.url), 'utf8') },
+  'app.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('../../web/assets/app.js', import.meta.url), 'utf8') },
+};
+
+const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')).trim();
+
+const rosters = new WeakMap<object, Promise<string[]>>();
+
+async function page(ctx: Context): Promise<void> {
+  const { release, urls } = ctx.state as State;
+  const form: Form = {
+    q: one(ctx.query.q), type: one(ctx.query.type) || 'all', from: one(ctx.query.from), to: one(ctx.query.to),
+    supervisor: one(ctx.query.supervisor), position: one(ctx.query.position), final: one(ctx.query.final) === 'true',
+  };
+  let body: Record<string, any> | null = null;
+  let problem: ProblemBody | null = null;
+  if (form.q || Object.keys(ctx.query).length > 0) {
+    try {
+      const query = { q: form.q, type: form.type, from: form.from, to: form.to, supervisor: form.supervisor, position: form.position, final: form.final ? 'true' : '' };
+      const params = readParams<UnifiedParams>('params/search.json', query);
+      body = { ...(await search(release, urls, params)), release: release.id };
+    } catch (e) {
+      if (!(e instanceof HttpError) || e.status >= 500) throw e;
+      problem = { status: e.status, detail: e.message, candidates: e.extra.candidates as ProblemBody['candidates'] };
+      ctx.status = e.status;
+    }
+  }
+  const results = resultsHtml(form, body, problem);
+  ctx.set('Content-Security-Policy', CSP);
+  ctx.vary('X-Partial');
+  ctx.type = 'text/html; charset=utf-8';
+  if (ctx.get('X-Partial') === 'results') {
+    ctx.body = results;
+    return;
+  }
+  let roster = rosters.get(release);
+  if (!roster) {
+    roster = release.pool.rows('SELECT full_name FROM supervisors ORDER BY surname, full_name').then((rows) => rows.map((r) => String(r.full_name)));
+    rosters.set(release, roster);
+  }
+  ctx.body = pageHtml(form, await roster, results);
+}
+
+export const webRoutes: RawRoute[] = [
+  { methods: ['GET', 'HEAD'], path: '/', handler: page },
+  {
+    methods: ['GET', 'HEAD'],
+    path: '/assets/:file',
+    handler: async (ctx) => {
+      const asset = ASSETS[String(ctx.params.file)];
+      if (!asset) return;
+      ctx.type = asset.type;
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.body = asset.body;
+    },
+  },
+];

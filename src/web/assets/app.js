@@ -1,0 +1,42 @@
+// Progressive enhancement: the page works without this. With it, searches swap in the server-rendered results
+// section without a full reload, and the URL keeps the query and filters so a search can be shared.
+(() => {
+  const form = document.querySelector('form.search');
+  if (!form) return;
+  const query = () => {
+    const params = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) if (String(v).trim() !== '') params.set(k, String(v).trim());
+    return params.toString();
+  };
+  const load = async (qs, push) => {
+    const results = document.getElementById('results');
+    results.setAttribute('aria-busy', 'true');
+    try {
+      const res = await fetch(`/?${qs}`, { headers: { 'X-Partial': 'results' } });
+      results.outerHTML = await res.text();
+      if (push) history.pushState(null, '', `/?${qs}`);
+      const q = new URLSearchParams(qs).get('q');
+      document.title = q ? `${q} — Board Records` : 'Board Records — San Francisco Board of Supervisors';
+    } catch {
+      results.removeAttribute('aria-busy');
+      form.submit();
+    }
+  };
+  form.addEventListener('submit', (event) => {
+    if (!form.checkValidity()) return;
+    event.preventDefault();
+    load(query(), true);
+  });
+  for (const el of form.querySelectorAll('select, input[type=checkbox]')) {
+    el.addEventListener('change', () => { if (form.q.value.trim().length >= 2) load(query(), true); });
+  }
+  window.addEventListener('popstate', () => {
+    const params = new URLSearchParams(location.search);
+    for (const el of form.elements) {
+      if (!el.name) continue;
+      if (el.type === 'checkbox') el.checked = params.get(el.name) === 'true';
+      else el.value = params.get(el.name) ?? (el.name === 'type' ? 'all' : '');
+    }
+    load(location.search.slice(1), false);
+  });
+})();

@@ -1,0 +1,1 @@
+export interface ProblemBody { status: number; detail: string; candidates?: { fullName?: string }[] }
