@@ -1,7 +1,9 @@
 // `make lake [CORPUS=dir]`: the stages in order, from source PDFs to a published release.
-import { statSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ANALYSIS, terms } from '../src/text/analysis.ts';
 import { cachedPages } from './extract/cache.ts';
@@ -9,7 +11,9 @@ import { EXTRACTOR } from './extract/pdf.ts';
 import { splitRunning, type PageText } from './extract/pages.ts';
 import { writeBm25 } from './index/bm25.ts';
 import { stage } from './progress.ts';
-import { listFiles, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
+import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
+import { loadLegislativeFiles } from './publish/legislative-files.ts';
+import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
 import { copyOut, loadRows } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { loadRoster } from './enrich/supervisors.ts';
@@ -28,9 +32,11 @@ export interface BuildOptions {
   /** Fixed creation time (ISO) for reproducible manifests; defaults to SOURCE_DATE_EPOCH or now. */
   createdAt?: string;
   quiet?: boolean;
+  /** Diff against the lake's current release and carry its change log forward (default); false starts a new history. */
+  history?: boolean;
 }
 
-export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number }
+export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number; changes: ChangeCounts }
 
 export interface ExtractedDocument { source: SourceDocument; pages: PageText[]; title: string }
 
@@ -66,6 +72,26 @@ async function extractAll(sources: SourceDocument[], cacheDir: string | null, qu
   }
   bar?.done(`${out.length} documents, ${out.reduce((n, d) => n + d.pages.length, 0)} pages`);
   return out;
+}
+
+/** Parser version: the hash of the parse and enrich code and the supervisor roster (reported per document in /api/quality). */
+export const PARSER = (() => {
+  const root = dirname(fileURLToPath(import.meta.url));
+  const hash = createHash('sha256');
+  for (const dir of ['parse', 'enrich', 'data']) {
+    for (const name of readdirSync(join(root, dir)).sort()) hash.update(name).update(readFileSync(join(root, dir, name)));
+  }
+  return `board-records-parse/${hash.digest('hex').slice(0, 12)}`;
+})();
+
+/** The lake's current release, when it can be diffed against (its manifest readable). */
+async function previousRelease(lake: string): Promise<(PreviousRelease & { files: FileEntry[] }) | null> {
+  const id = await currentReleaseId(lake);
+  const dir = id ? join(lake, 'releases', id) : null;
+  if (!dir || !existsSync(join(dir, 'manifest.json'))) return null;
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  const files = Object.values(manifest.tables as Record<string, { files: FileEntry[] }>).flatMap((t) => t.files);
+  return { id: manifest.releaseId, createdAt: manifest.createdAt, dir, files };
 }
 
 export function pageId(documentId: string, page: number): string {
@@ -122,7 +148,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const db = await instance.connect();
     const scratch = join(staged, '.scratch');
     await mkdir(scratch, { recursive: true });
-    const bar = quiet ? null : stage('tables', Object.keys(rows).length + 3);
+    const bar = quiet ? null : stage('tables', Object.keys(rows).length + 5);
     for (const [table, tableRows] of Object.entries(rows) as [Table, object[]][]) {
       await loadRows(db, scratch, table, COLUMNS[table], tableRows);
       const key = Object.keys(COLUMNS[table])[0];
@@ -130,6 +156,12 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       await copyOut(db, `SELECT * FROM "${table}"`, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
       bar?.tick();
     }
+    await loadLegislativeFiles(db);
+    await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number' });
+    bar?.tick();
+    const previous = opts.history === false ? null : await previousRelease(opts.lake);
+    const changes = await writeChanges(db, previous, staged);
+    bar?.tick();
     await mkdir(join(staged, 'index'), { recursive: true });
     const collections: [string, { doc_id: string; year: number; kind: string; text: string; indexed?: boolean }[]][] = [
       ['page', pageRows.filter((p) => p.indexed).map((p) => ({ doc_id: p.page_id, year: p.year, kind: p.kind, text: p.text }))],
@@ -154,6 +186,14 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     db.closeSync();
     instance.closeSync();
 
+    // Same data as the current release (the change log aside): nothing to publish.
+    const dataOf = (fs: FileEntry[]) => fs.filter((f) => f.path !== 'changes.parquet').map((f) => `${f.path}\t${f.sha256}`).sort().join('\n');
+    if (previous && dataOf(files) === dataOf(previous.files)) {
+      await rm(staged, { recursive: true, force: true });
+      if (opts.makeCurrent ?? true) await pointCurrent(opts.lake, previous.id);
+      log(`release ${previous.id}: unchanged (already current)`);
+      return { releaseId: previous.id, published: false, dir: previous.dir, documents: docs.length, pages: pageRows.length, changes };
+    }
     const releaseId = releaseIdOf(files);
     const createdAt = opts.createdAt ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : new Date().toISOString());
     const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
@@ -170,13 +210,16 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       inputs: sources.map((s) => ({ file: s.fileName, documentId: s.id, meetingDate: s.meetingDate, kind: s.kind, sha256: s.sha256, bytes: s.bytes, officialUrl: s.officialUrl, synthetic: s.synthetic })),
       analysis: ANALYSIS,
       extractor: EXTRACTOR,
+      parser: PARSER,
+      previousRelease: previous?.id ?? null,
+      changes,
       tables,
       problems: Object.fromEntries([...new Set(problems.map((p) => p.kind))].sort().map((k) => [k, problems.filter((p) => p.kind === k).length])),
     });
     const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);
     await prune(opts.lake, opts.keep ?? 3);
-    log(`release ${releaseId}: ${published ? 'published' : 'unchanged (already built)'}${opts.makeCurrent === false ? '' : ', now current'}`);
-    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: docs.length, pages: pageRows.length };
+    log(`release ${releaseId}: ${published ? 'published' : 'unchanged (already built)'}${opts.makeCurrent === false ? '' : ', now current'}; changes: ${changes.insert} inserted, ${changes.update} updated, ${changes.delete} deleted`);
+    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: docs.length, pages: pageRows.length, changes };
   } catch (e) {
     await rm(staged, { recursive: true, force: true });
     throw e;

@@ -42,7 +42,7 @@ export async function fixtureRelease(): Promise<string> {
     }
   }
   await mkdir(FIXTURE_LAKE, { recursive: true });
-  const result = await buildRelease({ corpus: CORPUS, lake: FIXTURE_LAKE, cacheDir: join(ROOT, '.cache', 'extract'), keep: 10, quiet: true });
+  const result = await buildRelease({ corpus: CORPUS, lake: FIXTURE_LAKE, cacheDir: join(ROOT, '.cache', 'extract'), keep: 10, quiet: true, history: false });
   await writeFile(key, result.releaseId);
   return result.releaseId;
 }
