@@ -61,7 +61,8 @@ export function createApp(config: Config, lake: Lake): Koa {
       else finish();
     }
   });
-  app.use(cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag'], keepHeadersOnError: true }));
+  // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts).
+  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag'], keepHeadersOnError: true }));
   app.use(async (ctx, next) => {
     try {
       await next();

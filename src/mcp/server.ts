@@ -1,0 +1,22 @@
+// The MCP server of one request: a fresh McpServer with every read-only tool, bound to the request's release.
+import { McpServer } from '@modelcontextprotocol/server';
+import { register, type Deps, type Tool } from './tool.ts';
+import { getRecord } from './tools/get-record.ts';
+import { searchComments } from './tools/search-comments.ts';
+import { searchItems } from './tools/search-items.ts';
+import { searchPages } from './tools/search-pages.ts';
+
+export const tools: Tool[] = [searchPages, searchItems, searchComments, getRecord];
+
+const INSTRUCTIONS = [
+  'Read-only records of the San Francisco Board of Supervisors (agendas, minutes, legislative files, roll calls, public-comment summaries), 2012–2026.',
+  'Start with search_items for legislation and votes, search_pages for any mention, search_public_comments for speakers; open a hit with get_record (by id or URL).',
+  'Cite officialUrl (the City PDF). A recorded position is not a stance on the underlying matter: read the action text.',
+  'Each result is kept within about 20k tokens; `trimmed` says what was cut and how to get the rest.',
+].join(' ');
+
+export function createMcpServer(deps: Deps): McpServer {
+  const server = new McpServer({ name: 'board-records', title: 'Board Records', version: '2.0.0' }, { instructions: INSTRUCTIONS });
+  for (const tool of tools) register(server, tool, deps);
+  return server;
+}

@@ -1,0 +1,76 @@
+// One read-only tool: its schemas, the query it calls and its Markdown. `register` adds the parts every tool shares:
+// a release held for the call, REST-identical argument errors as `isError` results, the token budget, the release id.
+import type { ParsedUrlQuery } from 'node:querystring';
+import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { HttpError } from '../http/errors.ts';
+import { readParams } from '../http/params.ts';
+import type { Urls } from '../http/urls.ts';
+import { Overloaded, QueryTimeout } from '../lake/pool.ts';
+import type { Release } from '../lake/release.ts';
+import { fit, footer } from './budget.ts';
+import { passThrough, type JsonSchema } from './schema.ts';
+
+export interface ToolContext {
+  release: Release;
+  urls: Urls;
+}
+
+export interface Tool<P = any, B extends object = any> {
+  name: string;
+  title: string;
+  /** When to use it, what it returns, and its caveats (an agent reads this to choose a tool). */
+  description: string;
+  /** The advertised input schema (normally a REST parameter schema via paramsSchema). */
+  input: JsonSchema;
+  /** Validates and coerces arguments, throwing the REST BadRequest; defaults to readParams with `params`. */
+  params?: string;
+  parse?: (args: Record<string, unknown>) => P;
+  output: StandardSchemaWithJSON<Record<string, unknown>>;
+  run: (ctx: ToolContext, params: P) => Promise<B>;
+  markdown: (body: B) => string;
+  /** How to get what a shortened list left out. */
+  more: string;
+}
+
+/** Connects per-call dependencies: the release of the HTTP request (held again for the call) and link building. */
+export interface Deps {
+  release: Release;
+  urls: Urls;
+  log: (line: string) => void;
+}
+
+const errorResult = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
+
+export function register(server: McpServer, tool: Tool, deps: Deps): void {
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: passThrough(tool.input),
+      outputSchema: tool.output,
+      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    },
+    async (args: Record<string, unknown>) => {
+      const release = deps.release.hold();
+      try {
+        const params = tool.parse ? tool.parse(args) : readParams(tool.params!, { ...args } as ParsedUrlQuery);
+        const body = await tool.run({ release, urls: deps.urls }, params);
+        const fitted = fit({ ...body, release: release.id }, tool.markdown, tool.more);
+        const structured = { ...fitted.body, release: release.id, trimmed: fitted.trimmed };
+        return {
+          content: [{ type: 'text' as const, text: fitted.markdown + footer(release.id, fitted.trimmed) }],
+          structuredContent: structured,
+        };
+      } catch (e) {
+        if (e instanceof HttpError) return errorResult(e.message);
+        if (e instanceof QueryTimeout) return errorResult('the query took too long and was stopped; try a narrower request');
+        if (e instanceof Overloaded) return errorResult('too many requests are waiting; retry shortly');
+        deps.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', tool: tool.name, error: (e as Error).stack }));
+        return errorResult('the server could not answer this request');
+      } finally {
+        release.drop();
+      }
+    },
+  );
+}
