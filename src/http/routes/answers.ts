@@ -1,0 +1,36 @@
+// Answer endpoints: the votes and housing aggregates, and the /api/query evidence bundle.
+import { evidenceBundle } from '../../queries/evidence.ts';
+import { housingAggregate } from '../../queries/housing.ts';
+import { votesAggregate, type AggregateParams, type VotesParams } from '../../queries/votes.ts';
+import { evidenceMarkdown, housingAggregateMarkdown, votesAggregateMarkdown } from '../markdown-answers.ts';
+import type { Endpoint } from '../endpoints.ts';
+
+export const answerEndpoints: Endpoint[] = [
+  {
+    path: '/api/query',
+    summary: 'Answer evidence for a whole question: infers supervisor, years, recorded position and intent, then searches items, votes, pages and comments concurrently',
+    tag: 'answers',
+    params: 'params/query.json',
+    response: 'evidence-bundle.json',
+    markdown: evidenceMarkdown,
+    handler: ({ release, urls, params }) => evidenceBundle(release, urls, params as { q: string }),
+  },
+  {
+    path: '/api/aggregates/votes',
+    summary: "A supervisor's recorded positions, counted per file (most recent matching roll call) or per roll call, with page-addressable evidence; no stance inferred",
+    tag: 'answers',
+    params: 'params/votes.json',
+    response: 'votes-aggregate.json',
+    markdown: votesAggregateMarkdown,
+    handler: ({ release, urls, params }) => votesAggregate(release, urls, params as VotesParams),
+  },
+  {
+    path: '/api/aggregates/housing',
+    summary: "A supervisor's most recent matching position on each housing-related file, units by the maximum-unit-mention rule, totals per position, cautions and evidence",
+    tag: 'answers',
+    params: 'params/housing.json',
+    response: 'housing-aggregate.json',
+    markdown: housingAggregateMarkdown,
+    handler: ({ release, urls, params }) => housingAggregate(release, urls, params as AggregateParams),
+  },
+];

@@ -1,0 +1,97 @@
+// The /api/query evidence bundle (spec 2.1): interpret the question, then run the item, vote, page and comment
+// searches concurrently with the existing query functions, and say in `guidance` how to read what came back.
+import type { Release } from '../lake/release.ts';
+import type { Urls } from '../http/urls.ts';
+import { interpret, MAX_YEAR, MIN_YEAR, type Interpreted, type RosterEntry } from '../nl/interpret.ts';
+import { searchComments } from './comments.ts';
+import { searchItems } from './items.ts';
+import { searchPages } from './pages.ts';
+import { describeSupervisor } from './supervisors.ts';
+import { INTERPRETATION_LIMITS } from './votes.ts';
+
+const LIMIT = 10;
+
+const rosters = new WeakMap<Release, Promise<RosterEntry[]>>();
+
+/** The release's supervisors, read once per release. */
+export function roster(release: Release): Promise<RosterEntry[]> {
+  let r = rosters.get(release);
+  if (!r) {
+    r = release.pool
+      .rows(`SELECT supervisor_id AS id, full_name AS "fullName", surname, district::INTEGER AS district, term_from AS "termFrom", term_to AS "termTo",
+                    name_variants AS variants FROM supervisors ORDER BY term_from, supervisor_id`)
+      .then((rows) => rows as unknown as RosterEntry[]);
+    r.catch(() => rosters.delete(release));
+    rosters.set(release, r);
+  }
+  return r;
+}
+
+export async function evidenceBundle(release: Release, urls: Urls, p: { q: string }) {
+  const x = interpret(p.q, await roster(release));
+  const i = x.interpretation;
+  const voter = x.supervisor;
+  // With no subject words left, a named voter's surname still finds their roll calls (item text prints the names).
+  const words = i.searchQuery || voter?.surname || p.q;
+  const years = { from: i.fromYear, to: i.toYear };
+  const [items, votes, pageMatches, publicComments] = await Promise.all([
+    searchItems(release, urls, { q: words, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT }),
+    voter
+      ? searchItems(release, urls, { q: words, voter: voter.fullName, position: i.recordedPosition ?? undefined, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT })
+      : null,
+    searchPages(release, urls, { q: words, ...years, limit: LIMIT, mode: 'lexical' }),
+    i.commentIntent ? searchComments(release, urls, { q: words, ...years, limit: LIMIT }) : null,
+  ]);
+  const votesShown = votes !== null && votes.total > 0;
+  return {
+    question: p.q,
+    interpretation: i,
+    guidance: guidance(urls, x, words, { votes: votes?.total ?? null, votesShown }),
+    legislativeItems: votesShown ? votes! : items,
+    pageMatches,
+    publicComments,
+  };
+}
+
+function guidance(urls: Urls, x: Interpreted, words: string, found: { votes: number | null; votesShown: boolean }): string[] {
+  const i = x.interpretation;
+  const out: string[] = [];
+  const said = (w: string) => `“${w.trim()}”`;
+  const inferred = x.inferences.filter((f) => !['voteIntent', 'housingIntent', 'commentIntent'].includes(f.field));
+  out.push(
+    inferred.length
+      ? `Inferred from the question: ${inferred.map((f) => `${f.field === 'fromYear' ? `years ${f.value}` : `${f.field} = ${f.value}`} (from ${said(f.words)})`).join('; ')}.`
+      : 'No supervisor, year, recorded position or final-action filter was inferred from the question.',
+  );
+  if (i.fromYear === MIN_YEAR && i.toYear === MAX_YEAR) out.push(`No year was named: every year ${MIN_YEAR}–${MAX_YEAR} was searched.`);
+  if (x.ignoredYears.length) out.push(`Years outside ${MIN_YEAR}–${MAX_YEAR} are not in this service and were ignored: ${x.ignoredYears.join(', ')}.`);
+  if (i.searchQuery) out.push(`Searched for ${said(i.searchQuery)} (the question without names, years, position words and question words).`);
+  else out.push(`No subject words were left after removing names, years and question words, so the searches used ${said(words)}.`);
+  if (x.ambiguous) {
+    out.push(`${said(x.ambiguous.words)} matches ${x.ambiguous.candidates.length} supervisors serving in ${i.fromYear}–${i.toYear}: ${x.ambiguous.candidates.map(describeSupervisor).join('; ')}. No voter filter was applied; ask again with the full name or a year, or call ${urls.api('/api/aggregates/votes', { voter: x.ambiguous.candidates[0].fullName, from: i.fromYear, to: i.toYear })}.`);
+  }
+  if (x.notServing) {
+    out.push(`${said(x.notServing.words)} names ${x.notServing.candidates.map(describeSupervisor).join('; ')}, who did not serve in ${i.fromYear}–${i.toYear}; no voter filter was applied. Widen the years to see their record.`);
+  }
+  const voter = x.supervisor;
+  if (i.voteIntent || voter) {
+    out.push(`${INTERPRETATION_LIMITS[0]} ${INTERPRETATION_LIMITS[2]}`);
+    out.push('A first reading is not final; isFinal and actionType on each roll call say which votes were final actions.');
+  }
+  if (voter) {
+    const scope = `${voter.fullName}${i.recordedPosition ? ` with a recorded ${i.recordedPosition}` : ''}${i.finalOnly ? ' on a final action' : ''}`;
+    if (found.votesShown) out.push(`legislativeItems lists items matching ${said(words)} in which ${scope} (voterPositions gives each recorded position with its action text).`);
+    else out.push(`No item matching ${said(words)} has a roll call of ${scope} in ${i.fromYear}–${i.toYear}; legislativeItems shows the matching items without the voter filter.`);
+    const agg = { voter: voter.fullName, from: i.fromYear, to: i.toYear, position: i.recordedPosition, final: i.finalOnly || null };
+    out.push(`Next: for every recorded position of ${voter.fullName} (not only those matching the words), call ${urls.api('/api/aggregates/votes', agg)}`);
+    if (i.housingIntent) out.push(`Next: for housing-related files with unit counts (maximum-unit-mention rule) and totals per position, call ${urls.api('/api/aggregates/housing', agg)}`);
+  } else if (i.voteIntent && !x.ambiguous && !x.notServing) {
+    out.push('No supervisor was named: the roll calls on each item list every recorded position. Name a supervisor to get their positions and an aggregate.');
+  }
+  for (const o of x.others) out.push(`The question also names ${describeSupervisor(o)}: call ${urls.api('/api/aggregates/votes', { voter: o.fullName, from: i.fromYear, to: i.toYear })}`);
+  if (i.finalOnly) out.push('Only records with a roll call classified as a final action (final passage, adoption, approval, rejection…) are in legislativeItems.');
+  if (i.commentIntent) out.push("publicComments are the Clerk's speaker summaries from the minutes, not verbatim transcripts; a speaker's name is as the Clerk recorded it.");
+  else out.push(`publicComments is null: the question does not ask about public comment or speakers. To search them, call ${urls.api('/api/comments', { q: words, from: i.fromYear, to: i.toYear })}`);
+  out.push('Cite each record by its officialUrl (the City PDF, with #page=N) and its transcriptUrl; quote the action text rather than paraphrasing a vote.');
+  return out;
+}
