@@ -1,0 +1,586 @@
+// `make bench [SCALES=1,3,10] [ARGS=...]`: builds (or reuses) synthetic lakes, measures the pipeline, the HTTP API, the
+// BM25 engine against SQLite FTS5, snapshots against DuckDB's own JSON export, memory and a mixed load, then prints a
+// table and writes bench/results.json. Every ratio is against a reference measured on the same machine in the same run.
+//   node --import tsx bench/run.ts [--scales 1,3,10] [--rebuild] [--load-seconds 60] [--load-tool wrk|node|auto]
+//                                  [--iterations N] [--profile] [--smoke --meetings 4] [--out FILE]
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { Release } from '../src/lake/release.ts';
+import { rankPages, yearRange } from '../src/queries/pages.ts';
+import { bm25 } from '../src/queries/bm25.ts';
+import { buildFts, ftsSearch, type Fts } from './fts5.ts';
+import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
+import { round, summarize, type Latency } from './stats.ts';
+import type { LoadResult } from './load.ts';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface BenchOptions {
+  scales: number[];
+  /** Tiny corpus (`--meetings`), few iterations, a short load with the Node load generator; checks code paths, not speed. */
+  smoke: boolean;
+  meetings?: number;
+  work: string;
+  corpusRoot: string;
+  out: string | null;
+  rebuild: boolean;
+  loadSeconds: number;
+  loadTool: 'wrk' | 'node' | 'auto';
+  loadConnections: number;
+  iterations: number;
+  perClass: number;
+  profile: boolean;
+  log: (line: string) => void;
+}
+
+export function defaultOptions(over: Partial<BenchOptions> = {}): BenchOptions {
+  return {
+    scales: [1], smoke: false, work: join(ROOT, 'bench', 'work'), corpusRoot: join(ROOT, 'bench', 'corpus'), out: join(ROOT, 'bench', 'results.json'),
+    rebuild: false, loadSeconds: 60, loadTool: 'auto', loadConnections: 32, iterations: 20, perClass: 5, profile: false,
+    log: (l) => process.stderr.write(l + '\n'), ...over,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Corpus, reference extraction, release build
+
+interface BuildRecord {
+  key: string; releaseId: string; measuredAt: string; documents: number; pages: number;
+  buildMs: number; buildPeakRssMb: number; pagesPerSec: number;
+  pdftotext: { ms: number; pagesPerSec: number; processes: number };
+  /** pipeline pages/s ÷ pdftotext pages/s (both single-process: the pipeline extracts on one thread). */
+  ratio: number;
+}
+
+function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) hashTree(hash, path);
+    else if (/\.(ts|tsv|json)$/.test(name) && !name.endsWith('.tmp.ts')) hash.update(path).update(readFileSync(path));
+  }
+}
+
+function buildKey(corpus: string): string {
+  const hash = createHash('sha256');
+  hash.update(readFileSync(join(corpus, 'MANIFEST.tsv')));
+  for (const dir of ['pipelines', 'src/text']) hashTree(hash, join(ROOT, dir));
+  return hash.digest('hex').slice(0, 16);
+}
+
+function run(cmd: string, args: string[], opts: { cwd?: string } = {}): { ms: number; stdout: string } {
+  const t = performance.now();
+  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr?.slice(-2000)}`);
+  return { ms: performance.now() - t, stdout: r.stdout };
+}
+
+function ensureCorpus(o: BenchOptions, scale: number): { dir: string; generatedMs: number | null } {
+  const dir = o.smoke ? join(o.work, 'smoke', 'corpus') : join(o.corpusRoot, `scale-${scale}`);
+  if (existsSync(join(dir, 'MANIFEST.tsv')) && !o.smoke) return { dir, generatedMs: null };
+  o.log(`corpus: generating SCALE=${scale}${o.meetings ? ` --meetings ${o.meetings}` : ''} into ${dir}`);
+  const args = ['--import', 'tsx', 'pipelines/synthetic/cli.ts', '--scale', String(scale), '--dest', dir];
+  if (o.meetings) args.push('--meetings', String(o.meetings));
+  return { dir, generatedMs: run(process.execPath, args).ms };
+}
+
+function manifestPdfs(corpus: string): { file: string; pages: number }[] {
+  const [head, ...lines] = readFileSync(join(corpus, 'MANIFEST.tsv'), 'utf8').trim().split('\n');
+  const cols = head.split('\t');
+  return lines.map((l) => {
+    const f = l.split('\t');
+    return { file: join(corpus, f[cols.indexOf('file')]), pages: Number(f[cols.indexOf('pages')]) };
+  });
+}
+
+/** `pdftotext -layout` over every PDF of the corpus, one process at a time (as the pipeline extracts: one thread). */
+function pdftotext(corpus: string): { ms: number; pages: number } {
+  const pdfs = manifestPdfs(corpus);
+  const t = performance.now();
+  for (const p of pdfs) {
+    const r = spawnSync('pdftotext', ['-layout', p.file, '/dev/null'], { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`pdftotext failed on ${p.file}`);
+  }
+  return { ms: performance.now() - t, pages: pdfs.reduce((n, p) => n + p.pages, 0) };
+}
+
+async function ensureRelease(o: BenchOptions, scale: number, corpus: string): Promise<{ dir: string; build: BuildRecord; reused: boolean }> {
+  const lake = o.smoke ? join(o.work, 'smoke', 'lake') : join(o.work, `lake-scale-${scale}`);
+  const recordFile = join(lake, 'bench-build.json');
+  const key = buildKey(corpus);
+  if (!o.rebuild && !o.smoke && existsSync(recordFile)) {
+    const rec = JSON.parse(readFileSync(recordFile, 'utf8')) as BuildRecord;
+    const dir = join(lake, 'releases', rec.releaseId);
+    if (rec.key === key && existsSync(join(dir, 'manifest.json'))) {
+      o.log(`release: reusing ${rec.releaseId} (built ${rec.measuredAt}; --rebuild to measure again)`);
+      return { dir, build: rec, reused: true };
+    }
+  }
+  o.log(`pdftotext: extracting ${corpus} as the reference`);
+  const ref = pdftotext(corpus);
+  o.log(`pdftotext: ${ref.pages} pages in ${(ref.ms / 1000).toFixed(1)} s; building the release (pipeline, cold, no extract cache)`);
+  mkdirSync(lake, { recursive: true });
+  const t = performance.now();
+  const out = run(process.execPath, ['--import', 'tsx', 'bench/build-child.ts', corpus, lake]);
+  const ms = performance.now() - t;
+  const child = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { releaseId: string; documents: number; pages: number; maxRssKb: number };
+  const pagesPerSec = child.pages / (ms / 1000);
+  const refRate = ref.pages / (ref.ms / 1000);
+  const build: BuildRecord = {
+    key, releaseId: child.releaseId, measuredAt: new Date().toISOString(), documents: child.documents, pages: child.pages,
+    buildMs: Math.round(ms), buildPeakRssMb: Math.round(child.maxRssKb / 1024), pagesPerSec: round(pagesPerSec, 1),
+    pdftotext: { ms: Math.round(ref.ms), pagesPerSec: round(refRate, 1), processes: 1 }, ratio: round(pagesPerSec / refRate, 3),
+  };
+  writeFileSync(recordFile, JSON.stringify(build, null, 2) + '\n');
+  o.log(`release: ${child.releaseId}, ${child.pages} pages in ${(ms / 1000).toFixed(1)} s (${build.pagesPerSec} pages/s)`);
+  return { dir: join(lake, 'releases', child.releaseId), build, reused: false };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Server and HTTP client
+
+interface Server { proc: ChildProcess; url: string; pid: number; lake: string }
+
+async function startServer(lake: string): Promise<Server> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LAKE: lake, PORT: '0', HOST: '127.0.0.1', WATCH_MS: '0', CONTRACT_CHECKS: '0' },
+  });
+  let err = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 60_000);
+    proc.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = err.match(/at (http:\/\/[^\s/]+)\//);
+      if (m) { clearTimeout(timer); resolveUrl(m[1]); }
+    });
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${err}`)); });
+  });
+  return { proc, url, pid: proc.pid!, lake };
+}
+
+function procStatus(pid: number): { rssMb: number; peakRssMb: number } {
+  const s = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (k: string) => Number(s.match(new RegExp(`${k}:\\s+(\\d+)`))?.[1] ?? NaN);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
+}
+
+async function stopServer(s: Server): Promise<void> {
+  if (s.proc.exitCode !== null) return;
+  const exited = new Promise((r) => s.proc.once('exit', r));
+  s.proc.kill('SIGTERM');
+  const timer = setTimeout(() => s.proc.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+class Client {
+  private agent: Agent;
+  private u: URL;
+  constructor(base: string, sockets: number) {
+    this.u = new URL(base);
+    this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  }
+  get(path: string): Promise<{ status: number; ms: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+    const t = performance.now();
+    return new Promise((res, rej) => {
+      const req = request({ host: this.u.hostname, port: this.u.port, path, agent: this.agent }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => res({ status: r.statusCode ?? 0, ms: performance.now() - t, body: Buffer.concat(chunks).toString('utf8'), headers: r.headers }));
+        r.on('error', rej);
+      });
+      req.on('error', rej);
+      req.end();
+    });
+  }
+  close() { this.agent.destroy(); }
+}
+
+interface HttpLatency extends Latency { non2xx: number }
+
+/** Runs every path `iterations` times (after one warm-up pass) with `concurrency` requests in flight. */
+async function measure(client: Client, paths: string[], iterations: number, concurrency: number, failures: string[]): Promise<HttpLatency> {
+  for (const p of paths) await client.get(p);
+  const queue = Array.from({ length: iterations }, () => paths).flat();
+  const samples: number[] = [];
+  let non2xx = 0;
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < queue.length) {
+      const path = queue[next++];
+      const r = await client.get(path);
+      samples.push(r.ms);
+      if (r.status < 200 || r.status > 299) {
+        non2xx++;
+        if (failures.length < 20) failures.push(`${r.status} ${path}: ${r.body.slice(0, 200)}`);
+      }
+    }
+  }));
+  return { ...summarize(samples), non2xx };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Engine: our BM25 SQL (the server's own query function) against SQLite FTS5
+
+interface EngineClass {
+  ours: Latency; oursNoTotal: Latency; fts5: Latency;
+  /** ours p50 ÷ FTS5 p50 (engine time, same machine, same run). */
+  ratioP50: number;
+  /** Mean over the class's queries of |top-20 ours ∩ top-20 FTS5| ÷ max(|ours|, |FTS5|). */
+  overlap: number;
+  perQuery: { q: string; year?: number; kind?: string; oursHits: number; fts5Hits: number; overlap: number }[];
+}
+
+async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterations: number): Promise<EngineClass> {
+  const ours: number[] = [];
+  const oursNoTotal: number[] = [];
+  const ftsT: number[] = [];
+  const perQuery: EngineClass['perQuery'] = [];
+  for (const s of qs) {
+    const range = yearRange({ year: s.year });
+    const args = { q: s.q, kind: s.kind, limit: 20, ...range };
+    const m = bm25('page', s.q, range, s.kind);
+    const topSql = `SELECT doc_id AS id, score FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT 20`;
+    // warm up both engines once, and take the lists for the overlap
+    const a = (await rankPages(release, args)).ids.map((r) => r.id);
+    await release.pool.rows(topSql, m.params);
+    const b = ftsSearch(fts, s);
+    const inter = a.filter((id) => b.includes(id)).length;
+    const overlap = a.length === 0 && b.length === 0 ? 1 : inter / Math.max(a.length, b.length);
+    perQuery.push({ q: s.q, ...(s.year ? { year: s.year, kind: s.kind } : {}), oursHits: a.length, fts5Hits: b.length, overlap: round(overlap, 2) });
+    for (let i = 0; i < iterations; i++) {
+      let t = performance.now();
+      await rankPages(release, args);
+      ours.push(performance.now() - t);
+      t = performance.now();
+      await release.pool.rows(topSql, m.params);
+      oursNoTotal.push(performance.now() - t);
+      t = performance.now();
+      ftsSearch(fts, s);
+      ftsT.push(performance.now() - t);
+    }
+  }
+  const o = summarize(ours);
+  const f = summarize(ftsT);
+  return {
+    ours: o, oursNoTotal: summarize(oursNoTotal), fts5: f, ratioP50: round(o.p50 / Math.max(f.p50, 0.001), 2),
+    overlap: round(perQuery.reduce((n, q) => n + q.overlap, 0) / Math.max(1, perQuery.length), 2), perQuery,
+  };
+}
+
+async function explain(release: Release, set: QuerySet, file: string): Promise<void> {
+  const out: string[] = [];
+  for (const cls of SEARCH_CLASSES) {
+    const s = set.search[cls][0];
+    if (!s) continue;
+    const range = yearRange({ year: s.year });
+    const m = bm25('page', s.q, range, s.kind);
+    const sql = `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT 20`;
+    await release.pool.rows(sql, m.params);
+    const rows = await release.pool.rows(`EXPLAIN ANALYZE ${sql}`, m.params);
+    out.push(`-- ${cls}: ${JSON.stringify(s)}\n${rows.map((r) => String(r.explain_value)).join('\n')}\n`);
+  }
+  writeFileSync(file, out.join('\n'));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Snapshots: NDJSON over HTTP against DuckDB's COPY ... (FORMAT json) of the same rows
+
+/** Entity → the release table whose rows it exports (the reference COPY selects the same rows). */
+const SNAPSHOT_TABLES: Record<string, string> = { documents: 'documents', supervisors: 'supervisors', 'recorded-positions': 'positions', 'legislative-files': 'items' };
+
+interface SnapshotResult { entity: string; records: number; ms: number; recordsPerSec: number; copyRows: number; copyMs: number; copyRowsPerSec: number; ratio: number; pages: number }
+
+async function snapshot(client: Client, releaseDir: string, entity: string, work: string): Promise<SnapshotResult> {
+  let cursor: string | null = '0';
+  let records = 0;
+  let pages = 0;
+  const t = performance.now();
+  while (cursor !== null && pages < 100_000) {
+    const r = await client.get(`/api/snapshots/${entity}?format=ndjson&limit=1000&cursor=${encodeURIComponent(cursor)}`);
+    if (r.status !== 200) throw new Error(`snapshot ${entity} cursor ${cursor}: ${r.status} ${r.body.slice(0, 200)}`);
+    const lines = r.body.split('\n').filter((l) => l.length > 0);
+    pages++;
+    records += lines.length;
+    const header = r.headers['x-next-cursor'] ?? r.headers['next-cursor'];
+    const link = String(r.headers.link ?? '').match(/cursor=(\d+)[^>]*>;\s*rel="?next/);
+    cursor = typeof header === 'string' && header !== '' ? header : link ? link[1] : lines.length >= 1000 ? String(Number(cursor) + lines.length) : null;
+  }
+  const ms = performance.now() - t;
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
+  const conn = await instance.connect();
+  const table = SNAPSHOT_TABLES[entity];
+  const partitioned = existsSync(join(releaseDir, table)) && statSync(join(releaseDir, table)).isDirectory();
+  const src = partitioned ? `read_parquet('${join(releaseDir, table, '*', '*.parquet')}', hive_partitioning = true)` : `read_parquet('${join(releaseDir, `${table}.parquet`)}')`;
+  const out = join(work, `copy-${entity}.json`);
+  await conn.run(`SELECT count(*) FROM ${src}`); // warm the file cache as the server's first page did
+  const tc = performance.now();
+  const res = await conn.run(`COPY (SELECT * FROM ${src}) TO '${out}' (FORMAT json)`);
+  const copyMs = performance.now() - tc;
+  const copyRows = Number(res.rowsChanged);
+  conn.closeSync();
+  instance.closeSync();
+  const rps = records / (ms / 1000);
+  const cps = copyRows / (copyMs / 1000);
+  return { entity, records, ms: Math.round(ms), recordsPerSec: Math.round(rps), copyRows, copyMs: Math.round(copyMs), copyRowsPerSec: Math.round(cps), ratio: round(rps / cps, 3), pages };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Load: a separate process (wrk, or bench/load.ts) against the loopback server
+
+function haveWrk(): boolean {
+  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
+function load(o: BenchOptions, url: string, paths: string[], work: string): LoadResult & { note?: string } {
+  const pathsJson = join(work, 'load-paths.json');
+  const pathsTxt = join(work, 'load-paths.txt');
+  writeFileSync(pathsJson, JSON.stringify(paths));
+  writeFileSync(pathsTxt, paths.join('\n') + '\n');
+  const tool = o.loadTool === 'auto' ? (haveWrk() ? 'wrk' : 'node') : o.loadTool;
+  if (tool === 'wrk') {
+    const threads = Math.min(2, cpus().length);
+    const r = spawnSync('wrk', ['-t', String(threads), '-c', String(o.loadConnections), '-d', `${o.loadSeconds}s`, '--timeout', '10s', '-s', join(ROOT, 'bench', 'wrk.lua'), url],
+      { encoding: 'utf8', env: { ...process.env, WRK_PATHS: pathsTxt }, maxBuffer: 1 << 24 });
+    if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
+    const j = JSON.parse(r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+    const seconds = j.durationUs / 1e6;
+    const errors = j.errConnect + j.errRead + j.errWrite + j.errTimeout;
+    return {
+      tool: `wrk -t${threads}`, connections: o.loadConnections, seconds: round(seconds, 1), requests: j.requests, rps: Math.round(j.requests / seconds),
+      p50: round(j.p50us / 1000), p99: round(j.p99us / 1000), max: round(j.maxUs / 1000), non2xx: j.errStatus, errors, statuses: {},
+      note: 'wrk counts responses with status >= 400 as non-2xx (no 3xx is expected: no conditional requests are sent)',
+    };
+  }
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/load.ts', url, pathsJson, String(o.loadConnections), String(o.loadSeconds)], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench/load.ts failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as LoadResult;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One scale
+
+export interface ScaleResult {
+  scale: number;
+  meetings: number | null;
+  corpus: { dir: string; documents: number; pages: number; generatedMs: number | null };
+  release: { id: string; dir: string; reused: boolean; bytes: number };
+  pipeline: BuildRecord;
+  queries: QuerySet;
+  search: Record<SearchClass, { c1: HttpLatency; c8: HttpLatency }>;
+  engine: Record<SearchClass, EngineClass>;
+  fts5Build: { pages: number; ms: number };
+  endpoints: Record<string, HttpLatency & { path: string }>;
+  snapshots: SnapshotResult[];
+  load: (LoadResult & { note?: string }) | null;
+  server: { rssAfterStartMb: number; peakRssMb: number };
+  missing: string[];
+  failures: string[];
+}
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    n += s.isDirectory() ? dirBytes(p) : s.size;
+  }
+  return n;
+}
+
+async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> {
+  const work = o.smoke ? join(o.work, 'smoke') : join(o.work, `scale-${scale}`);
+  mkdirSync(work, { recursive: true });
+  const corpus = ensureCorpus(o, scale);
+  const rel = await ensureRelease(o, scale, corpus.dir);
+  const lakeDir = dirname(dirname(rel.dir));
+  const failures: string[] = [];
+  const missing: string[] = [];
+
+  const server = await startServer(lakeDir);
+  const rssAfterStartMb = procStatus(server.pid).rssMb;
+  const client = new Client(server.url, 8);
+  const release = await Release.open(realpathSync(rel.dir), { poolSize: 1, queueLimit: 8, queryTimeoutMs: 60_000 });
+  try {
+    o.log(`server: ${server.url} (pid ${server.pid}); deriving queries`);
+    const set = await deriveQueries(release, o.perClass);
+    if (o.profile) await explain(release, set, join(work, 'explain.txt'));
+    const fts = await buildFts(rel.dir, join(work, 'fts5.sqlite'));
+    o.log(`fts5: ${fts.pages} pages indexed in ${(fts.ms / 1000).toFixed(1)} s; measuring /api/search`);
+
+    const search = {} as ScaleResult['search'];
+    for (const cls of SEARCH_CLASSES) {
+      const paths = set.search[cls].map(searchPath);
+      if (paths.length === 0) { missing.push(`search class '${cls}': no queries derived from this corpus`); continue; }
+      search[cls] = { c1: await measure(client, paths, o.iterations, 1, failures), c8: await measure(client, paths, o.iterations, 8, failures) };
+    }
+    o.log('engine: our BM25 SQL vs SQLite FTS5');
+    const engine = {} as ScaleResult['engine'];
+    for (const cls of SEARCH_CLASSES) if (set.search[cls].length) engine[cls] = await engineClass(release, fts.db, set.search[cls], o.iterations);
+    fts.db.close();
+
+    // Other endpoints: whatever the running server lists in its OpenAPI document.
+    const openapi = JSON.parse((await client.get('/api/openapi.json')).body) as { paths: Record<string, unknown> };
+    const has = (p: string) => p in (openapi.paths ?? {});
+    const voter = set.voters[0] ?? 'Peskin';
+    const multi = set.search['common multi-term'][0]?.q ?? 'housing';
+    const word = set.search['common term'][0]?.q ?? 'housing';
+    const year = set.years[0] ?? 2016;
+    const cases: [string, string, string][] = [
+      ['/api/pages/{id}', 'pages/{id}', `/api/pages/${set.pageIds[0]}`],
+      ['/api/items', 'items', `/api/items?${new URLSearchParams({ q: multi })}`],
+      ['/api/items', 'items groupBy=file', `/api/items?${new URLSearchParams({ q: multi, groupBy: 'file' })}`],
+      ['/api/items', 'items voter+final', `/api/items?${new URLSearchParams({ q: word, voter, final: 'true' })}`],
+      ['/api/comments', 'comments', `/api/comments?${new URLSearchParams({ q: word })}`],
+      ['/api/aggregates/votes', 'aggregates/votes', `/api/aggregates/votes?${new URLSearchParams({ voter })}`],
+      ['/api/aggregates/votes', 'aggregates/votes final roll-call', `/api/aggregates/votes?${new URLSearchParams({ voter, final: 'true', groupBy: 'roll-call', from: String(year), to: String(year) })}`],
+      ['/api/aggregates/housing', 'aggregates/housing', `/api/aggregates/housing?${new URLSearchParams({ voter })}`],
+      ['/api/query', 'query', `/api/query?${new URLSearchParams({ q: `How did ${voter} vote on housing in ${year}?` })}`],
+      ['/api/query', 'query (topic)', `/api/query?${new URLSearchParams({ q: `What did the board decide about ${word}?` })}`],
+    ];
+    const endpoints: ScaleResult['endpoints'] = {};
+    for (const [route, name, path] of cases) {
+      if (!has(route)) { if (!missing.includes(route)) missing.push(route); continue; }
+      endpoints[name] = { path, ...(await measure(client, [path], o.iterations * 2, 1, failures)) };
+    }
+
+    const snapshots: SnapshotResult[] = [];
+    if (has('/api/snapshots/{entity}')) {
+      o.log('snapshots: NDJSON vs DuckDB COPY (FORMAT json)');
+      for (const entity of Object.keys(SNAPSHOT_TABLES)) {
+        try { snapshots.push(await snapshot(client, rel.dir, entity, work)); } catch (e) { failures.push((e as Error).message); }
+      }
+    } else missing.push('/api/snapshots/{entity}');
+
+    // The mixed load: half page search (every class), then records, items, comments and whatever else exists.
+    const mix: string[] = [];
+    for (const cls of SEARCH_CLASSES) for (const s of set.search[cls]) mix.push(searchPath(s));
+    for (const id of set.pageIds.slice(0, 10)) mix.push(`/api/pages/${id}`);
+    for (const e of Object.values(endpoints)) if (!e.path.startsWith('/api/pages/')) mix.push(e.path, e.path);
+    o.log(`load: ${o.loadSeconds} s at ${o.loadConnections} connections over ${mix.length} paths`);
+    const loadResult = o.loadSeconds > 0 ? load(o, server.url, mix, work) : null;
+    const { peakRssMb } = procStatus(server.pid);
+
+    const pdfs = manifestPdfs(corpus.dir);
+    return {
+      scale, meetings: o.meetings ?? null,
+      corpus: { dir: corpus.dir, documents: pdfs.length, pages: pdfs.reduce((n, p) => n + p.pages, 0), generatedMs: corpus.generatedMs },
+      release: { id: release.id, dir: rel.dir, reused: rel.reused, bytes: dirBytes(rel.dir) },
+      pipeline: rel.build, queries: set, search, engine, fts5Build: { pages: fts.pages, ms: Math.round(fts.ms) }, endpoints, snapshots,
+      load: loadResult, server: { rssAfterStartMb, peakRssMb }, missing, failures,
+    };
+  } finally {
+    release.retire();
+    client.close();
+    await stopServer(server);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Report
+
+export interface BenchResults {
+  startedAt: string; machine: { cpus: number; cpuModel: string; memGb: number; node: string };
+  options: { scales: number[]; smoke: boolean; meetings: number | null; iterations: number; loadSeconds: number; loadConnections: number };
+  scales: ScaleResult[];
+}
+
+const f = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
+
+export function table(r: BenchResults): string {
+  const out: string[] = [];
+  const line = (...cells: string[]) => out.push(`| ${cells.join(' | ')} |`);
+  for (const s of r.scales) {
+    const p = s.pipeline;
+    out.push(`\n## SCALE=${s.scale}${s.meetings ? ` (--meetings ${s.meetings})` : ''}: ${s.corpus.documents} PDFs, ${s.corpus.pages} pages, release ${s.release.id}${s.release.reused ? ` (reused; built ${p.measuredAt})` : ''}\n`);
+    line('pipeline', 'value', 'reference', 'ratio');
+    line('---', '---:', '---:', '---:');
+    line('pages/s end to end (build time)', `${f(p.pagesPerSec)} (${f(p.buildMs / 1000)} s, peak RSS ${p.buildPeakRssMb} MB)`, `pdftotext -layout: ${f(p.pdftotext.pagesPerSec)} (${f(p.pdftotext.ms / 1000)} s)`, f(p.ratio, 3));
+    out.push('');
+    line('/api/search class', 'c1 p50', 'c1 p95', 'c8 p50', 'c8 p95', 'engine ours p50', 'FTS5 p50', 'ours/FTS5', 'ours p50 w/o total', 'top-20 overlap');
+    line('---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:');
+    for (const cls of SEARCH_CLASSES) {
+      const h = s.search[cls];
+      const e = s.engine[cls];
+      if (!h || !e) continue;
+      line(cls, f(h.c1.p50), f(h.c1.p95), f(h.c8.p50), f(h.c8.p95), f(e.ours.p50, 2), f(e.fts5.p50, 2), f(e.ratioP50, 2), f(e.oursNoTotal.p50, 2), f(e.overlap, 2));
+    }
+    out.push('');
+    line('endpoint (c1, ms)', 'p50', 'p95', 'non-2xx');
+    line('---', '---:', '---:', '---:');
+    for (const [name, e] of Object.entries(s.endpoints)) line(name, f(e.p50), f(e.p95), String(e.non2xx));
+    if (s.snapshots.length) {
+      out.push('');
+      line('snapshot (NDJSON)', 'records', 'records/s', 'DuckDB COPY json rows/s', 'ratio');
+      line('---', '---:', '---:', '---:', '---:');
+      for (const n of s.snapshots) line(n.entity, String(n.records), String(n.recordsPerSec), String(n.copyRowsPerSec), f(n.ratio, 3));
+    }
+    out.push('');
+    if (s.load) out.push(`load (${s.load.tool}, ${s.load.connections} connections, ${s.load.seconds} s, mixed): ${s.load.rps} req/s, p50 ${f(s.load.p50)} ms, p99 ${f(s.load.p99)} ms, non-2xx ${s.load.non2xx}, errors ${s.load.errors}`);
+    out.push(`server RSS: ${s.server.rssAfterStartMb} MB after start, peak ${s.server.peakRssMb} MB; release ${(s.release.bytes / 2 ** 20).toFixed(1)} MB on disk; FTS5 index built in ${f(s.fts5Build.ms / 1000)} s`);
+    if (s.missing.length) out.push(`not measured (not in this build): ${s.missing.join(', ')}`);
+    if (s.failures.length) out.push(`FAILURES:\n  ${s.failures.join('\n  ')}`);
+  }
+  if (r.scales.length > 1) {
+    out.push('\n## growth\n');
+    line('SCALE', 'pages', 'build s', 'pages/s', 'build peak RSS MB', 'server peak RSS MB', 'search c1 p50 (common multi-term)', 'load req/s');
+    line('---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:');
+    for (const s of r.scales) line(String(s.scale), String(s.corpus.pages), f(s.pipeline.buildMs / 1000), f(s.pipeline.pagesPerSec), String(s.pipeline.buildPeakRssMb), String(s.server.peakRssMb), f(s.search['common multi-term']?.c1.p50), String(s.load?.rps ?? '—'));
+  }
+  return out.join('\n');
+}
+
+export async function runBench(o: BenchOptions): Promise<BenchResults> {
+  const results: BenchResults = {
+    startedAt: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    options: { scales: o.scales, smoke: o.smoke, meetings: o.meetings ?? null, iterations: o.iterations, loadSeconds: o.loadSeconds, loadConnections: o.loadConnections },
+    scales: [],
+  };
+  for (const scale of o.scales) {
+    results.scales.push(await benchScale(o, scale));
+    if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
+  }
+  return results;
+}
+
+if (process.argv[1]?.endsWith('bench/run.ts')) {
+  const { values } = parseArgs({
+    options: {
+      scales: { type: 'string', default: process.env.SCALES || '1' },
+      smoke: { type: 'boolean', default: false },
+      meetings: { type: 'string' },
+      rebuild: { type: 'boolean', default: false },
+      'load-seconds': { type: 'string' },
+      'load-tool': { type: 'string', default: 'auto' },
+      iterations: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      out: { type: 'string' },
+    },
+  });
+  const smoke = values.smoke;
+  const o = defaultOptions({
+    scales: values.scales.split(',').map(Number),
+    smoke,
+    meetings: values.meetings ? Number(values.meetings) : smoke ? 4 : undefined,
+    rebuild: values.rebuild,
+    loadSeconds: Number(values['load-seconds'] ?? (smoke ? 2 : 60)),
+    loadTool: values['load-tool'] as BenchOptions['loadTool'],
+    iterations: Number(values.iterations ?? (smoke ? 2 : 20)),
+    profile: values.profile,
+    out: values.out ?? (smoke ? join(ROOT, 'bench', 'work', 'smoke', 'results.json') : join(ROOT, 'bench', 'results.json')),
+  });
+  if (o.scales.some((s) => !(s > 0))) throw new Error(`--scales: positive numbers, got '${values.scales}'`);
+  if (smoke) o.scales = [1];
+  const results = await runBench(o);
+  process.stdout.write(table(results) + '\n');
+  const bad = results.scales.some((s) => s.failures.length || (s.load && (s.load.non2xx || s.load.errors)));
+  process.exit(bad ? 1 : 0);
+}
