@@ -26,7 +26,7 @@ const serves = (s: Supervisor, from: number, to: number) => Number(s.termFrom.sl
 export async function resolveVoter(release: Release, parameter: string, name: string, from: number, to: number): Promise<Supervisor> {
   const wanted = clean(name);
   const all = (await release.pool.rows(`SELECT ${COLUMNS}, name_variants AS variants FROM supervisors ORDER BY term_from, supervisor_id`)) as unknown as (Supervisor & { variants: string[] })[];
-  const named = all.filter((s) => [s.fullName, s.surname, s.id.replace(/-/g, ' '), ...(s.variants ?? [])].some((n) => clean(n) === wanted));
+  const named = all.filter((s) => s.id === name.trim() || [s.fullName, s.surname, s.id.replace(/-/g, ' '), ...(s.variants ?? [])].some((n) => clean(n) === wanted));
   const inRange = named.filter((s) => serves(s, from, to));
   const strip = ({ variants, ...s }: Supervisor & { variants?: string[] }) => s;
   if (inRange.length === 1) return strip(inRange[0]);

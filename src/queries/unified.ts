@@ -1,11 +1,14 @@
 // The reference page's unified search (`/api/search` with `type`): one ranked list of mixed result types.
-// Legislative files come first (grouped by file), then recorded votes, public comments and pages; a page whose
-// match is a file already listed is left out, so files are not repeated as PDF-page matches.
+// With `type=all`, legislative files (grouped by file, each with its matched action and roll call), public comments
+// and pages are merged by their score relative to the best of their kind, files first on ties; a page whose match
+// is a file already listed is left out, so files are not repeated as PDF-page matches. `type=votes` lists every
+// roll call of the matching files on its own.
 import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
 import { searchComments } from './comments.ts';
 import { searchItems, type Position } from './items.ts';
 import { searchPages, yearRange, type PageSearchParams } from './pages.ts';
+import { resolveVoter } from './supervisors.ts';
 
 export type ResultType = 'all' | 'legislation' | 'votes' | 'comments' | 'pages';
 
@@ -24,19 +27,34 @@ const compactRollCall = (rc: Row) => ({ sequence: rc.sequence, action: rc.action
 /** Votes need a legislative record: with a supervisor, position or final filter, pages and comments are left out. */
 export const voteFiltered = (p: UnifiedParams) => Boolean(p.supervisor || p.position || p.final);
 
+const TYPE_RANK: Record<string, number> = { legislation: 0, vote: 1, comment: 2, page: 3 };
+
+/** Scores of different collections are not comparable; each is taken relative to the best of its own type. */
+function mergeByRelativeScore(results: Row[]): Row[] {
+  const best = new Map<string, number>();
+  for (const r of results) best.set(r.resultType, Math.max(best.get(r.resultType) ?? 0, r.score));
+  const rel = (r: Row) => (best.get(r.resultType) ? r.score / best.get(r.resultType)! : 0);
+  return results
+    .map((r, i) => ({ r, i, rel: Math.round(rel(r) * 100) / 100 }))
+    .sort((a, b) => b.rel - a.rel || TYPE_RANK[a.r.resultType] - TYPE_RANK[b.r.resultType] || a.i - b.i)
+    .map((x) => x.r);
+}
+
 export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedParams) {
   const range = yearRange(p);
   const want = (t: ResultType) => p.type === t || p.type === 'all';
+  // Resolved here so that a 400 names the parameter the caller used.
+  const supervisor = p.supervisor ? await resolveVoter(release, 'supervisor', p.supervisor, range.from, range.to) : null;
   const itemQuery = {
-    q: p.q, voter: p.supervisor, position: p.position, final: p.final, from: range.from, to: range.to, limit: p.limit,
+    q: p.q, voter: supervisor?.id, position: p.position, final: p.final, from: range.from, to: range.to, limit: p.limit,
   };
   const [files, votes, comments, pages] = await Promise.all([
     want('legislation') ? searchItems(release, urls, { ...itemQuery, groupBy: 'file' }) : null,
-    want('votes') ? searchItems(release, urls, { ...itemQuery, groupBy: 'none', limit: Math.min(50, p.limit * 2) }) : null,
+    p.type === 'votes' ? searchItems(release, urls, { ...itemQuery, groupBy: 'none', limit: Math.min(50, p.limit * 2) }) : null,
     want('comments') && !voteFiltered(p) ? searchComments(release, urls, { q: p.q, from: range.from, to: range.to, limit: p.limit }) : null,
     want('pages') && !voteFiltered(p) ? searchPages(release, urls, { ...p, limit: Math.min(50, p.limit * 2) }) : null,
   ]);
-  const voter = files?.voter ?? votes?.voter ?? null;
+  const voter = supervisor;
   const results: Row[] = [];
   const filePages = new Set<string>();
 
@@ -44,7 +62,6 @@ export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedPara
     // The voter's latest position that the filters asked for (the one that made the file match).
     const mine: Row | undefined = ((r.voterPositions ?? []) as Row[]).filter((v) => (!p.position || v.position === p.position) && (!p.final || v.isFinal)).at(-1);
     const rc = mine ? r.rollCalls.find((x: Row) => x.id === mine.rollCallId) : latest(r.rollCalls);
-    for (let page = r.startPage; page <= r.endPage; page++) filePages.add(`${r.id.slice(0, r.id.lastIndexOf('-' + r.fileNumber))}-p${page}`);
     results.push({
       resultType: 'legislation', id: r.id, meetingDate: r.meetingDate, year: r.year, kind: r.kind, title: `File ${r.fileNumber}: ${r.title}`,
       transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl, page: r.startPage, fileNumber: r.fileNumber,
@@ -77,11 +94,18 @@ export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedPara
       score: r.score, speaker: r.speaker,
     });
   }
+  // Pages that print a listed file (in any of its grouped records) would only repeat it.
+  const listed = (files?.results ?? []).map((r) => r.fileNumber);
+  if (p.type === 'all' && listed.length) {
+    const spans = await release.pool.rows(
+      `SELECT document_id, start_page::INTEGER AS s, end_page::INTEGER AS e FROM items WHERE file_number IN (${listed.map(() => '?').join(', ')})`, listed);
+    for (const { document_id, s, e } of spans) for (let page = Number(s); page <= Number(e); page++) filePages.add(`${document_id}-p${page}`);
+  }
   for (const r of pages?.results ?? []) {
     if (p.type === 'all' && filePages.has(r.id)) continue;
     results.push({ resultType: 'page', ...r });
   }
-  const kept = results.slice(0, p.limit);
+  const kept = (p.type === 'all' ? mergeByRelativeScore(results) : results).slice(0, p.limit);
   return {
     query: p.q,
     interpretedQueries: (pages ?? files ?? votes ?? comments)?.interpretedQueries ?? [],

@@ -58,6 +58,7 @@ async function page(ctx: Context): Promise<void> {
 
 export const webRoutes: RawRoute[] = [
   { methods: ['GET', 'HEAD'], path: '/', handler: page },
+  { methods: ['GET', 'HEAD'], path: '/favicon.ico', handler: async (ctx) => { ctx.status = 204; } },
   {
     methods: ['GET', 'HEAD'],
     path: '/assets/:file',

@@ -8,18 +8,20 @@
     for (const [k, v] of new FormData(form)) if (String(v).trim() !== '') params.set(k, String(v).trim());
     return params.toString();
   };
+  let latest = 0;
   const load = async (qs, push) => {
-    const results = document.getElementById('results');
-    results.setAttribute('aria-busy', 'true');
+    const ticket = ++latest;
+    document.getElementById('results').setAttribute('aria-busy', 'true');
     try {
       const res = await fetch(`/?${qs}`, { headers: { 'X-Partial': 'results' } });
-      results.outerHTML = await res.text();
+      const html = await res.text();
+      if (ticket !== latest) return; // a newer search has been started; its answer wins
+      document.getElementById('results').outerHTML = html;
       if (push) history.pushState(null, '', `/?${qs}`);
       const q = new URLSearchParams(qs).get('q');
       document.title = q ? `${q} — Board Records` : 'Board Records — San Francisco Board of Supervisors';
     } catch {
-      results.removeAttribute('aria-busy');
-      form.submit();
+      if (ticket === latest) form.submit();
     }
   };
   form.addEventListener('submit', (event) => {
