@@ -16,7 +16,8 @@ export const MCP_PATH = '/api/mcp';
 /** Requests are small JSON-RPC messages; anything bigger is refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const log = (line: Record<string, unknown>) => console.error(JSON.stringify({ time: new Date().toISOString(), path: MCP_PATH, ...line }));
+/** Unexpected tool failures (the client gets a generic isError result; the stack goes to stderr). */
+const log = (line: string) => console.error(line);
 
 /** The request as a web-standard Request (the body streamed, so the SDK can stop reading at the size limit). */
 function webRequest(ctx: Context): Request {
@@ -34,7 +35,7 @@ function webRequest(ctx: Context): Request {
 }
 
 /** Same origin (the host this request was addressed to, or the public base URL's) or loopback; no Origin passes. */
-function refuseOrigin(ctx: Context, request: Request): Response | undefined {
+function refuseOrigin(ctx: Context): Response | undefined {
   const origin = ctx.get('Origin');
   if (!origin) return undefined;
   const own = new Set([ctx.host, new URL((ctx.state as State).urls.base).host]);
@@ -43,7 +44,7 @@ function refuseOrigin(ctx: Context, request: Request): Response | undefined {
   } catch {
     // unparsable: the SDK check below refuses it
   }
-  return originValidationResponse(request, localhostAllowedOrigins());
+  return originValidationResponse(new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, { headers: { Origin: origin } }), localhostAllowedOrigins());
 }
 
 async function send(ctx: Context, res: Response): Promise<void> {
@@ -51,20 +52,19 @@ async function send(ctx: Context, res: Response): Promise<void> {
   res.headers.forEach((value, key) => {
     if (key !== 'content-length') ctx.set(key, value);
   });
+  // A refused body was not read to its end: close the connection rather than leave the rest on it.
+  if (res.status === 413) ctx.set('Connection', 'close');
   ctx.body = res.body ? Readable.fromWeb(res.body as NodeReadableStream) : '';
 }
 
 async function handle(ctx: Context): Promise<void> {
   // The REST API is open to CORS; this endpoint is not (its callers are MCP clients and same-origin pages).
   for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Access-Control-Allow-Credentials']) ctx.remove(h);
-  const request = webRequest(ctx);
-  const refused = refuseOrigin(ctx, request);
+  const refused = refuseOrigin(ctx);
   if (refused) return send(ctx, refused);
+  const request = webRequest(ctx);
   const { release, urls } = ctx.state as State;
-  const mcp = createMcpHandler(() => createMcpServer({ release, urls, log: (line) => console.error(line) }), {
-    maxRequestBodySize: MAX_BODY_BYTES,
-    onerror: (e) => log({ level: 'warn', error: e.message }),
-  });
+  const mcp = createMcpHandler(() => createMcpServer({ release, urls, log }), { maxRequestBodySize: MAX_BODY_BYTES });
   const res = await mcp.fetch(request);
   ctx.res.once('close', () => void mcp.close());
   await send(ctx, res);

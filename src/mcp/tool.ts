@@ -39,6 +39,10 @@ export interface Deps {
   log: (line: string) => void;
 }
 
+/** Arguments as the query string would carry them, so readParams coerces and words errors exactly as for REST. */
+const asQuery = (args: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])) as ParsedUrlQuery;
+
 const errorResult = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
 
 export function register(server: McpServer, tool: Tool, deps: Deps): void {
@@ -54,7 +58,7 @@ export function register(server: McpServer, tool: Tool, deps: Deps): void {
     async (args: Record<string, unknown>) => {
       const release = deps.release.hold();
       try {
-        const params = tool.parse ? tool.parse(args) : readParams(tool.params!, { ...args } as ParsedUrlQuery);
+        const params = tool.parse ? tool.parse(args) : readParams(tool.params!, asQuery(args));
         const body = await tool.run({ release, urls: deps.urls }, params);
         const fitted = fit({ ...body, release: release.id }, tool.markdown, tool.more);
         const structured = { ...fitted.body, release: release.id, trimmed: fitted.trimmed };
