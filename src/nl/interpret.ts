@@ -59,7 +59,7 @@ const YEAR_RULES: { re: RegExp; range: (a: number, b: number) => [number, number
   { re: /\b(?:since|after|from)\s+((?:19|20)\d\d)\b(?:\s+on(?:wards?)?\b)?/gi, range: (a) => [a, MAX_YEAR] },
   { re: /\b(?:before|prior\s+to)\s+((?:19|20)\d\d)\b/gi, range: (a) => [MIN_YEAR, a - 1] },
   { re: /\b(?:until|through|thru|up\s+to|by)\s+((?:19|20)\d\d)\b/gi, range: (a) => [MIN_YEAR, a] },
-  { re: /\b(?:(?:in|during|of|for)\s+)?((?:19|20)\d\d)(?:-\d\d-\d\d)?\b/gi, range: (a) => [a, a] },
+  { re: /\b(?:(?:in|during|of|for|on)\s+)?(?:(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?)?((?:19|20)\d\d)(?:-\d\d-\d\d)?\b/gi, range: (a) => [a, a] },
 ];
 
 const POSITION_RULES: { position: 'aye' | 'no'; re: RegExp }[] = [
@@ -68,8 +68,8 @@ const POSITION_RULES: { position: 'aye' | 'no'; re: RegExp }[] = [
 ];
 
 const FINAL_RE = /\b(?:final(?:ly)?\s+(?:passage|passed|vote|votes|approval|reading|action|adoption)|passed\s+finally|on\s+final\s+passage)\b/gi;
-const VOTE_RE = /\b(?:vot(?:e|ed|es|ing)|roll[- ]calls?|ayes?|nays?|noes|abstain(?:ed)?|excused|absent|passed|adopted|approved|rejected|tabled|against|oppos(?:e|ed|ing)|support(?:ed|ing)?|in\s+favou?r)\b/i;
-const HOUSING_RE = /\b(?:housing|affordable|units?|dwellings?|residential|apartments?|multi-?family|homes?|homeless(?:ness)?|rent(?:als?|s|ers?)?|short[- ]term\s+rentals?|tenants?|evictions?|inclusionary|bmr|below[- ]market|sro|adus?|accessory\s+dwelling|condo(?:minium)?s?)\b/i;
+const VOTE_RE = /\b(?:vot(?:e|ed|es|ing)|(?:voting\s+)?record|roll[- ]calls?|ayes?|nays?|noes|abstain(?:ed)?|excused|absent|passed|adopted|approved|rejected|tabled|against|oppos(?:e|ed|ing)|support(?:ed|ing)?|in\s+favou?r)\b/i;
+const HOUSING_RE = /\b(?:housing|affordable|units?|dwellings?|residential|apartments?|multi-?family|homes|home\s*owner\w*|homeless(?:ness)?|rent(?:als?|s|ers?)?|short[- ]term\s+rentals?|tenants?|evictions?|inclusionary|bmr|below[- ]market|sro|adus?|accessory\s+dwelling|condo(?:minium)?s?)\b/i;
 const COMMENT_RE = /\b(?:public\s+comments?|(?:the\s+)?public\s+(?:say|said|says|think|thought|want|wanted)|comment(?:s|ed|ers?|ing)?|speakers?|spoke|speak(?:ing)?|testif(?:y|ied|ies)|testimony|members?\s+of\s+the\s+public)\b/i;
 
 // Words that frame a question rather than name its subject; removed from searchQuery.
@@ -77,7 +77,7 @@ const QUESTION_WORDS = new Set(`how what which who whom whose when where why did
   the a an on of about for in to at with by and or any all there this that these those me us i you we they it its tell show list find give get
   please can could would should will vote votes voted voting supervisor supervisors sup president board record records recorded position positions
   say said says public comment comments commented commenter commenters speaker speakers spoke speak testify testified testimony members member
-  many much often times time ever`.split(/\s+/).filter(Boolean));
+  many much often times time ever anyone anybody anything happen happened happens file files`.split(/\s+/).filter(Boolean));
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Lower case without accents, one character for one, so that offsets into the cleaned text are offsets into the question. */

@@ -80,7 +80,7 @@ function guidance(urls: Urls, x: Interpreted, words: string, found: { votes: num
   }
   if (voter) {
     const scope = `${voter.fullName}${i.recordedPosition ? ` with a recorded ${i.recordedPosition}` : ''}${i.finalOnly ? ' on a final action' : ''}`;
-    if (found.votesShown) out.push(`legislativeItems lists items matching ${said(words)} in which ${scope} (voterPositions gives each recorded position with its action text).`);
+    if (found.votesShown) out.push(`legislativeItems lists items matching ${said(words)} that have a roll call of ${scope}; voterPositions gives each of their recorded positions with its action text.`);
     else out.push(`No item matching ${said(words)} has a roll call of ${scope} in ${i.fromYear}–${i.toYear}; legislativeItems shows the matching items without the voter filter.`);
     const agg = { voter: voter.fullName, from: i.fromYear, to: i.toYear, position: i.recordedPosition, final: i.finalOnly || null };
     out.push(`Next: for every recorded position of ${voter.fullName} (not only those matching the words), call ${urls.api('/api/aggregates/votes', agg)}`);

@@ -46,7 +46,7 @@ export async function housingAggregate(release: Release, urls: Urls, p: Aggregat
            k.item_id AS "itemId", k.roll_call_id AS "rollCallId", k.sequence, k.action, k.action_type AS "actionType", k.is_final AS "isFinal",
            k.position, k.name_as_recorded AS "nameAsRecorded", k.roll_calls_in_file AS "matchingRollCalls", coalesce(units.units, 0)::INTEGER AS units,
            k.page::INTEGER AS page, k.vote_url AS "officialUrl"
-    FROM k JOIN items i USING (item_id) LEFT JOIN units USING (file_number)
+    FROM k JOIN items i USING (item_id) LEFT JOIN units ON units.file_number = k.file_number
     ORDER BY k.meeting_date DESC, k.file_number`, m.params);
 
   const byPosition = Object.fromEntries(POSITIONS.map((k) => [k, { files: 0, units: 0 }])) as Record<Position, { files: number; units: number }>;
