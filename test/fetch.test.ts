@@ -3,7 +3,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -413,4 +413,46 @@ t.test('CLI: killed mid-download, resumes; exit status says whether anything fai
   t.equal(third.code, 0, third.stderr);
   t.match(third.stdout, /summary: 1 added, 0 changed, 6 unchanged, 0 failed/);
   t.equal((await readManifest(dest)).rows.size, 7);
+});
+
+t.test('make update: fetch, then publish a release only when the corpus changed', async (t) => {
+  const dest = join(work, 'update-corpus');
+  const lake = join(work, 'update-lake');
+  const env = {
+    ...process.env, DEST: dest, LAKE: lake, SINCE: '2016-01-01', UNTIL: '2020-12-31',
+    FETCH_CLERK_BASE: `${origin}/sfbos/sites/default/files/`, FETCH_ARCHIVE_BASE: `${origin}/archive/sites/default/files/`,
+    FETCH_CLERK_LISTING: `${origin}/archive/meetings/full-board-supervisors`, FETCH_LEGISTAR_BASE: `${origin}/legistar/`,
+    FETCH_LEGISTAR_CALENDAR: `${origin}/legistar/Feed.ashx?M=Calendar&Mode={year}`, FETCH_DELAY_MS: '2', FETCH_CONCURRENCY: '3',
+  };
+  const make = () => new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn('make', ['-s', 'update'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  const releases = async () => (await readdir(join(lake, 'releases'))).sort();
+
+  const first = await make();
+  t.equal(first.code, 0, first.out);
+  t.match(first.out, /summary: 7 added/);
+  t.match(first.out, /release [0-9a-f]{16}: published/);
+  const one = await releases();
+  t.equal(one.length, 1);
+
+  const again = await make();
+  t.equal(again.code, 0, again.out);
+  t.match(again.out, /release [0-9a-f]{16}: unchanged/);
+  t.same(await releases(), one, 'an unchanged corpus publishes nothing');
+
+  const name = 'bag110116_minutes.pdf';
+  files.set(name, Buffer.concat([files.get(name)!, Buffer.from('\n% final minutes\n')]));
+  const changed = await make();
+  files.set(name, await readFile(join(CORPUS, 'pdfs', name)));
+  t.equal(changed.code, 0, changed.out);
+  t.match(changed.out, /1 changed/);
+  const two = await releases();
+  t.equal(two.length, 2, 'exactly one new release');
+  const current = await readlink(join(lake, 'current'));
+  t.equal(current, join('releases', two.find((id) => !one.includes(id))!), 'lake/current names the new release');
 });
