@@ -110,6 +110,39 @@ for (const { version, mode } of MODES) {
       t.match(page.structuredContent, { kind: 'page', record: { id: '2016-11-01-minutes-p4', text: /160965/ } });
     });
 
+    t.test('vote_aggregate counts Jane Kim\'s recorded positions with evidence', async (t) => {
+      const r = await ok('vote_aggregate', { voter: 'Kim', from: 2016, to: 2016 });
+      t.equal(schemaErrors('votes-aggregate.json', r.structuredContent), '');
+      t.equal(r.structuredContent.voter.fullName, 'Jane Kim');
+      t.ok(r.structuredContent.totals.aye > 0, 'aye positions counted');
+      t.match(JSON.stringify(r.structuredContent.records), /"161050"/, 'file 161050 among the records');
+      t.match(text(r), /not a stance on the underlying matter/);
+    });
+
+    t.test('housing_aggregate applies the maximum-unit-mention rule', async (t) => {
+      const r = await ok('housing_aggregate', { voter: 'Jane Kim' });
+      t.equal(schemaErrors('housing-aggregate.json', r.structuredContent), '');
+      t.match(JSON.stringify(r.structuredContent.files), /"161050"/, 'the Transbay Block 8 bonds are a housing file');
+      t.match(text(r), /maximum-unit-mention rule/);
+    });
+
+    t.test('ask returns the evidence bundle for a question', async (t) => {
+      const r = await ok('ask', { q: 'How did Supervisor Kim vote on the Transbay Block 8 housing bonds in 2016?' });
+      t.equal(schemaErrors('evidence-bundle.json', r.structuredContent), '');
+      t.match(r.structuredContent.interpretation, { fromYear: 2016, toYear: 2016, voteIntent: true, housingIntent: true });
+      t.ok(r.structuredContent.legislativeItems.results.some((x: any) => x.fileNumber === '161050'), 'file 161050 in the bundle');
+      t.match(text(r), /# Evidence for: How did Supervisor Kim vote/);
+    });
+
+    t.test('a large result stays within the token budget', async (t) => {
+      const r = await call('search_items', { q: 'housing', limit: 50 });
+      t.notOk(r.isError);
+      const chars = JSON.stringify(r.structuredContent).length + text(r).length;
+      t.ok(chars <= TOKEN_BUDGET * CHARS_PER_TOKEN + 2000, `${chars} characters (~${Math.round(chars / CHARS_PER_TOKEN)} tokens)`);
+      t.equal(r.structuredContent.returned, r.structuredContent.results.length);
+      for (const cut of r.structuredContent.trimmed) t.match(text(r), cut.path, `the Markdown names the cut ${cut.path}`);
+    });
+
     t.test('bad arguments come back as isError results with the REST message', async (t) => {
       for (const [tool, args, path] of [
         ['search_items', { q: 'roof', limit: 51 }, '/api/items?q=roof&limit=51'],
@@ -118,6 +151,9 @@ for (const { version, mode } of MODES) {
         ['search_items', { q: 'housing', voter: 'Nobody Atall' }, '/api/items?q=housing&voter=Nobody%20Atall'],
         ['search_items', { q: 'housing', position: 'aye' }, '/api/items?q=housing&position=aye'],
         ['search_items', { q: 'housing', colour: 'red' }, '/api/items?q=housing&colour=red'],
+        ['vote_aggregate', { voter: 'Nobody Atall' }, '/api/aggregates/votes?voter=Nobody%20Atall'],
+        ['housing_aggregate', { voter: 'Kim', limit: 1001 }, '/api/aggregates/housing?voter=Kim&limit=1001'],
+        ['ask', { q: 'x' }, '/api/query?q=x'],
       ] as const) {
         const r = await call(tool, args);
         t.equal(r.isError, true, `${tool} ${JSON.stringify(args)} is an error result`);
