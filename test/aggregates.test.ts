@@ -7,7 +7,7 @@ import { FIXTURE_LAKE, get, schemaErrors, startFixtureServer } from './fixture.t
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
-const api = (path: string) => get(`${running.url}${path}`);
+const api = (path: string, init?: RequestInit) => get(`${running.url}${path}`, init);
 const ok = async (path: string, schema: string) => {
   const r = await api(path);
   if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${r.text.slice(0, 300)}`);
