@@ -15,17 +15,22 @@ import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
 import { Urls } from './urls.ts';
 
-export interface State { release: Release; urls: Urls }
+export interface State {
+  release: Release;
+  urls: Urls;
+  /** Every release this request holds (the current one, and a `release=` pin), let go when the response ends. */
+  holds: Release[];
+}
 
 type Format = 'json' | 'md';
 
 /** `.md` suffix, then `format=md`, then `Accept: text/markdown`; anything a client cannot take is a 406. */
-function negotiate(ctx: Context, markdown: boolean): Format {
+function negotiate(ctx: Context, markdown: boolean, ndjson = false): Format {
   if (markdown && ctx.path.endsWith('.md')) return 'md';
   if (markdown && ctx.query.format === 'md') return 'md';
   const accept = ctx.get('Accept');
   if (markdown && /text\/markdown/i.test(accept) && !/application\/json/i.test(accept)) return 'md';
-  if (accept && !ctx.accepts('application/json', 'application/problem+json', ...(markdown ? ['text/markdown'] : []))) {
+  if (accept && !ctx.accepts('application/json', 'application/problem+json', ...(markdown ? ['text/markdown'] : []), ...(ndjson ? ['application/x-ndjson'] : []))) {
     throw new HttpError(406, 'Not acceptable', `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}`);
   }
   return 'json';
@@ -46,6 +51,7 @@ export function createApp(config: Config, lake: Lake): Koa {
     const started = performance.now();
     const release = lake.acquire();
     (ctx.state as State).release = release;
+    (ctx.state as State).holds = [release];
     (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`);
     ctx.set('X-Release-Id', release.id);
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -54,15 +60,15 @@ export function createApp(config: Config, lake: Lake): Koa {
       await next();
     } finally {
       const finish = () => {
-        release.drop();
-        config.log(JSON.stringify({ time: new Date().toISOString(), method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, release: release.id }));
+        for (const r of (ctx.state as State).holds) r.drop();
+        config.log(JSON.stringify({ time: new Date().toISOString(), method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, release: (ctx.state as State).release.id }));
       };
       if (ctx.body && typeof (ctx.body as NodeJS.ReadableStream).pipe === 'function') ctx.res.once('close', finish);
       else finish();
     }
   });
   // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts).
-  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag'], keepHeadersOnError: true }));
+  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag', 'X-Schema-Version', 'X-Next-Cursor', 'X-Total-Count'], keepHeadersOnError: true }));
   app.use(async (ctx, next) => {
     try {
       await next();
@@ -81,14 +87,28 @@ export function createApp(config: Config, lake: Lake): Koa {
     }
   });
 
+  /** `release=<id>`: answer from that release (current or kept) for the whole request; 404 when it is not kept. */
+  const pin = async (ctx: Context, id: string): Promise<Release> => {
+    const pinned = await lake.acquireById(id);
+    if (!pinned) {
+      const kept = await lake.kept();
+      throw new HttpError(404, 'Release not kept', `release ${id} is not kept on this server; kept releases: ${kept.join(', ') || 'none'}`, { keptReleases: kept });
+    }
+    const state = ctx.state as State;
+    state.holds.push(pinned);
+    state.release = pinned;
+    ctx.set('X-Release-Id', pinned.id);
+    return pinned;
+  };
+
   const serve = (ep: Endpoint) => async (ctx: Context) => {
-    const format = negotiate(ctx, ep.markdown !== undefined);
-    const release = (ctx.state as State).release;
+    const format = negotiate(ctx, ep.markdown !== undefined, ep.ndjson);
     const path: Record<string, string> = {};
     for (const [k, v] of Object.entries(ctx.params ?? {})) path[k] = String(v).replace(/\.md$/, '');
     const query = { ...ctx.query };
     if (format === 'md' && query.format === undefined && ep.markdown) query.format = 'md';
-    const params = readParams(ep.params, query);
+    const params = readParams<Record<string, unknown>>(ep.params, query);
+    const release = typeof params.release === 'string' ? await pin(ctx, params.release) : (ctx.state as State).release;
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
     // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
     const etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;

@@ -23,6 +23,8 @@ export interface Endpoint {
   response: string;
   /** Present when the endpoint also answers in Markdown (`.md`, `format=md`, `Accept: text/markdown`). */
   markdown?: (body: any) => string;
+  /** The endpoint can also stream `application/x-ndjson` (chosen by its `format` parameter). */
+  ndjson?: boolean;
   /** Returns the JSON body; may instead set `ctx.body` itself (a stream) and return undefined. */
   handler: (input: HandlerInput<any>) => Promise<unknown>;
 }

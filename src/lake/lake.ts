@@ -1,8 +1,12 @@
 // The served release and its replacement: `lake/current` is checked on an interval and on SIGHUP; a new release is
 // opened and verified before it takes over, and the old one is retired once its requests finish.
-import { readlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Release, type PoolSettings } from './release.ts';
+
+/** Older releases kept open at once for `release=` pins. */
+const MAX_PINNED = 3;
 
 export interface RefusedRelease { release: string; reason: string; at: string }
 
@@ -44,16 +48,44 @@ export class Lake {
   async acquireById(id: string): Promise<Release | null> {
     if (id === this.current.id) return this.current.hold();
     if (!/^[0-9a-f]{16}$/.test(id)) return null;
+    const dir = join(this.dir, 'releases', id);
     let r = this.pinned.get(id);
+    if (r && !existsSync(join(dir, 'manifest.json'))) {
+      // Pruned from disk since it was opened: no longer kept.
+      this.pinned.delete(id);
+      r.retire();
+      return null;
+    }
     if (!r) {
       try {
-        r = await Release.open(join(this.dir, 'releases', id), this.settings);
+        r = await Release.open(dir, this.settings);
       } catch {
         return null;
       }
-      this.pinned.set(id, r);
+      if (this.pinned.has(id)) r.retire(); // another request opened it meanwhile
+      else {
+        this.pinned.set(id, r);
+        // Keep a few older releases open; the oldest closes once its requests finish.
+        for (const [old, release] of this.pinned) {
+          if (this.pinned.size <= MAX_PINNED) break;
+          this.pinned.delete(old);
+          release.retire();
+        }
+      }
+      r = this.pinned.get(id)!;
     }
     return r.hold();
+  }
+
+  /** Ids of the releases kept on disk (newest first), for listing and for messages about unknown pins. */
+  async kept(): Promise<string[]> {
+    try {
+      const ids = (await readdir(join(this.dir, 'releases'))).filter((id) => existsSync(join(this.dir, 'releases', id, 'manifest.json')));
+      const dated = await Promise.all(ids.map(async (id) => ({ id, t: (await stat(join(this.dir, 'releases', id))).mtimeMs })));
+      return dated.sort((a, b) => b.t - a.t || a.id.localeCompare(b.id)).map((d) => d.id);
+    } catch {
+      return [];
+    }
   }
 
   /** Switches to whatever `lake/current` names now, if it differs and opens cleanly. */

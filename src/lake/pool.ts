@@ -59,6 +59,26 @@ export class Pool {
     }
   }
 
+  /**
+   * Streams a query's rows chunk by chunk (DuckDB's own chunks, as it reads them) while holding one connection; the
+   * connection goes back when the consumer finishes or stops early (`return()` on the iterator).
+   */
+  async *stream(sql: string, params: DuckDBValue[] = [], timeoutMs = this.timeoutMs * 6): AsyncGenerator<Row[]> {
+    const c = await this.acquire();
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; c.interrupt(); }, timeoutMs);
+    try {
+      const result = await c.stream(sql, params);
+      for await (const rows of result.yieldRowObjectJson()) yield rows as Row[];
+    } catch (e) {
+      if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      this.release(c);
+    }
+  }
+
   close(): void {
     for (const c of this.all) c.closeSync();
     this.all = [];

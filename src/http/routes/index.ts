@@ -1,10 +1,11 @@
 // Every route of the service, by area. Add an area's list here.
 import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { answerEndpoints } from './answers.ts';
+import { dataEndpoints, dataRoutes } from './data.ts';
 import { recordEndpoints } from './records.ts';
 import { mcpRoutes } from '../../mcp/http.ts';
 import { webRoutes } from './web.ts';
 
-export const endpoints: Endpoint[] = [...recordEndpoints, ...answerEndpoints];
+export const endpoints: Endpoint[] = [...recordEndpoints, ...answerEndpoints, ...dataEndpoints];
 
-export const rawRoutes: RawRoute[] = [...webRoutes, ...mcpRoutes];
+export const rawRoutes: RawRoute[] = [...webRoutes, ...mcpRoutes, ...dataRoutes];

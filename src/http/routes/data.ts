@@ -1,0 +1,150 @@
+// Data products: snapshot manifest and pages (JSON, or NDJSON streamed from DuckDB), single snapshot records, the change
+// feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag).
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Context } from 'koa';
+import type { Row } from '../../lake/pool.ts';
+import type { Manifest } from '../../lake/release.ts';
+import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
+import { qualityReport } from '../../queries/quality.ts';
+import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotPage, snapshotRecord, snapshotRows, total, type PageParams } from '../../queries/snapshots.ts';
+import type { State } from '../app.ts';
+import type { Endpoint, RawRoute } from '../endpoints.ts';
+import { notFound } from '../errors.ts';
+
+const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
+
+/** One JSON line per row, chunk by chunk as DuckDB hands them over; the stream pulls only as fast as the client reads. */
+async function* ndjson(first: IteratorResult<Row[]>, rest: AsyncGenerator<Row[]>): AsyncGenerator<string> {
+  if (first.done) return;
+  for (const row of first.value) yield `${JSON.stringify(row)}\n`;
+  for await (const rows of rest) for (const row of rows) yield `${JSON.stringify(row)}\n`;
+}
+
+export const dataEndpoints: Endpoint[] = [
+  {
+    path: '/api/snapshots',
+    summary: 'The snapshot manifest: each entity with its schema version, release, record count, record JSON Schema, formats and Parquet files (sha256)',
+    tag: 'data',
+    params: 'params/snapshots.json',
+    response: 'snapshot-manifest.json',
+    handler: async ({ release, urls }) => snapshotManifest(release, urls),
+  },
+  {
+    path: '/api/snapshots/:entity',
+    summary: 'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON streamed with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
+    description: 'Paging from cursor 0 by nextCursor yields every record of the release exactly once; pin the release with `release=<id>` so a newer release does not change the pages under you.',
+    tag: 'data',
+    params: 'params/snapshot-page.json',
+    response: 'snapshot-page.json',
+    ndjson: true,
+    handler: async ({ release, params, path, ctx }) => {
+      const e = await entityOf(path.entity);
+      const p = params as PageParams;
+      if (p.format !== 'ndjson') return snapshotPage(release, e, p);
+      const rows = snapshotRows(release, e, p);
+      const first = await rows.next(); // a failed query is still a problem document, before any header is sent
+      const next = nextCursor(e, release, p);
+      ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
+      ctx.set('X-Total-Count', String(total(e, release)));
+      if (next !== null) ctx.set('X-Next-Cursor', String(next));
+      ctx.type = 'application/x-ndjson; charset=utf-8';
+      // The connection goes back to the pool, and the release is let go, only once the stream has closed (read to the
+      // end, or the client went away).
+      release.hold();
+      const stream = Readable.from(ndjson(first, rows), { objectMode: false });
+      stream.once('close', () => void rows.return(undefined).finally(() => release.drop()));
+      ctx.body = stream;
+      return undefined;
+    },
+  },
+  {
+    path: '/api/snapshots/:entity/:id',
+    summary: 'One snapshot record by its key (the record URL of the change feed)',
+    tag: 'data',
+    params: 'params/snapshot-record.json',
+    response: 'snapshot-record.json',
+    handler: async ({ release, path }) => {
+      const e = await entityOf(path.entity);
+      return (await snapshotRecord(release, e, path.id)) ?? Promise.reject(notFound(`no ${e.name} record '${path.id}' in release ${release.id}`));
+    },
+  },
+  {
+    path: '/api/changes',
+    summary: 'The append-only change feed: entity changes between consecutive releases, by global sequence (the cursor)',
+    description: 'Pass the response\'s nextCursor as cursor to continue; when hasMore is false, poll later with the same cursor.',
+    tag: 'data',
+    params: 'params/changes.json',
+    response: 'change-feed.json',
+    handler: ({ release, urls, params }) => changeFeed(release, urls, params as ChangeParams),
+  },
+  {
+    path: '/api/quality',
+    summary: 'The data-quality report: coverage, provenance, name reconciliation and the problem list, each problem cited by document and page',
+    tag: 'data',
+    params: 'params/none.json',
+    response: 'quality-report.json',
+    handler: ({ release, urls }) => qualityReport(release, urls),
+  },
+  {
+    path: '/api/releases',
+    summary: 'Releases kept on this server (newest first), each with its manifest download; pin one with release=<id>',
+    tag: 'data',
+    params: 'params/none.json',
+    response: 'releases.json',
+    handler: async ({ release, urls }) => {
+      const root = dirname(release.dir);
+      const kept = [];
+      for (const id of await readdir(root)) {
+        const file = join(root, id, 'manifest.json');
+        if (!/^[0-9a-f]{16}$/.test(id) || !existsSync(file)) continue;
+        const m = JSON.parse(await readFile(file, 'utf8')) as Manifest;
+        kept.push({
+          release: id, createdAt: m.createdAt, current: id === release.id, previousRelease: (m.previousRelease as string | null | undefined) ?? null,
+          manifestUrl: `${urls.base}/api/releases/${id}/files/manifest.json`, mtime: (await stat(join(root, id))).mtimeMs,
+        });
+      }
+      kept.sort((a, b) => b.mtime - a.mtime || a.release.localeCompare(b.release));
+      return { current: release.id, releases: kept.map(({ mtime, ...r }) => r) };
+    },
+  },
+];
+
+/** A release's manifest.json or one of the files it lists, and nothing else (so no path can leave the release). */
+async function releaseFile(ctx: Context): Promise<void> {
+  const { id, path } = ctx.params as { id: string; path?: string };
+  const { release } = ctx.state as State;
+  if (!/^[0-9a-f]{16}$/.test(id)) throw notFound(`no release '${id}'`);
+  const dir = join(dirname(release.dir), id);
+  const manifestFile = join(dir, 'manifest.json');
+  if (!existsSync(manifestFile)) throw notFound(`release ${id} is not kept on this server`);
+  const manifestBytes = await readFile(manifestFile);
+  const manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;
+  let sha256: string;
+  let bytes: number;
+  if (path === 'manifest.json') {
+    sha256 = createHash('sha256').update(manifestBytes).digest('hex');
+    bytes = manifestBytes.length;
+  } else {
+    const entry = Object.values(manifest.tables).flatMap((t) => t.files).find((f) => f.path === path);
+    if (!entry) throw notFound(`release ${id} has no file '${path ?? ''}'; its files are listed in /api/releases/${id}/files/manifest.json`);
+    ({ sha256, bytes } = entry);
+  }
+  ctx.set('X-Release-Id', id);
+  ctx.set('ETag', `"${sha256}"`);
+  ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+  if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === `"${sha256}"` || t === `W/"${sha256}"` || t === '*')) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = path === 'manifest.json' ? 'application/json' : 'application/vnd.apache.parquet';
+  ctx.length = bytes;
+  ctx.body = path === 'manifest.json' ? manifestBytes : createReadStream(join(dir, path!));
+}
+
+export const dataRoutes: RawRoute[] = [
+  { methods: ['GET', 'HEAD'], path: '/api/releases/:id/files/{*path}', handler: releaseFile },
+];

@@ -1,0 +1,38 @@
+// The change feed: the release's `changes` table (every entity change since the lake's history began, in global
+// sequence order). The release's own changes are stored with a NULL release and time: they are this release's id and
+// creation time (see pipelines/publish/changes.ts).
+import type { Release } from '../lake/release.ts';
+import type { Urls } from '../http/urls.ts';
+
+/** Version of the change record shape (schemas/change-feed.json). */
+export const CHANGES_SCHEMA_VERSION = '1.0.0';
+
+export interface ChangeParams { cursor: number; since?: string; limit: number; release?: string }
+
+export async function changeFeed(release: Release, urls: Urls, p: ChangeParams) {
+  const since = p.since === undefined ? null : new Date(p.since).toISOString();
+  const created = new Date(release.manifest.createdAt).toISOString();
+  const rows = release.has('changes')
+    ? await release.pool.rows(
+      `SELECT sequence::BIGINT::DOUBLE AS sequence, entity, record_id AS id, operation, coalesce(release, ?) AS release,
+         strftime(coalesce(time, ?::TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%gZ') AS time, record_hash AS "recordHash"
+       FROM changes
+       WHERE sequence > ? AND (?::VARCHAR IS NULL OR coalesce(time, ?::TIMESTAMP) >= ?::TIMESTAMP)
+       ORDER BY sequence LIMIT ?`,
+      [release.id, created, p.cursor, since, created, since, p.limit + 1],
+    )
+    : [];
+  const more = rows.length > p.limit;
+  const changes = rows.slice(0, p.limit).map((c) => ({ ...c, url: urls.api(`/api/snapshots/${c.entity}/${encodeURIComponent(String(c.id))}`) }));
+  return {
+    schemaVersion: CHANGES_SCHEMA_VERSION,
+    release: release.id,
+    cursor: p.cursor,
+    since: since,
+    limit: p.limit,
+    returned: changes.length,
+    nextCursor: changes.length ? Number(rows[changes.length - 1].sequence) : p.cursor,
+    hasMore: more,
+    changes,
+  };
+}
