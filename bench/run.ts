@@ -37,13 +37,15 @@ export interface BenchOptions {
   iterations: number;
   perClass: number;
   profile: boolean;
+  /** Stop paging one snapshot entity after this long (the rate is then over the pages read; marked partial). */
+  snapshotCapSeconds: number;
   log: (line: string) => void;
 }
 
 export function defaultOptions(over: Partial<BenchOptions> = {}): BenchOptions {
   return {
     scales: [1], smoke: false, work: join(ROOT, 'bench', 'work'), corpusRoot: join(ROOT, 'bench', 'corpus'), out: join(ROOT, 'bench', 'results.json'),
-    rebuild: false, loadSeconds: 60, loadTool: 'auto', loadConnections: 32, iterations: 20, perClass: 5, profile: false,
+    rebuild: false, loadSeconds: 60, loadTool: 'auto', loadConnections: 32, iterations: 20, perClass: 5, profile: false, snapshotCapSeconds: 120,
     log: (l) => process.stderr.write(l + '\n'), ...over,
   };
 }
@@ -293,43 +295,57 @@ async function explain(release: Release, set: QuerySet, file: string): Promise<v
 // ---------------------------------------------------------------------------------------------------------------
 // Snapshots: NDJSON over HTTP against DuckDB's COPY ... (FORMAT json) of the same rows
 
-/** Entity → the release table whose rows it exports (the reference COPY selects the same rows). */
-const SNAPSHOT_TABLES: Record<string, string> = { documents: 'documents', supervisors: 'supervisors', 'recorded-positions': 'positions', 'legislative-files': 'items' };
-
 interface SnapshotResult { entity: string; records: number; ms: number; recordsPerSec: number; copyRows: number; copyMs: number; copyRowsPerSec: number; ratio: number; pages: number }
 
-async function snapshot(client: Client, releaseDir: string, entity: string, work: string): Promise<SnapshotResult> {
+interface SnapshotEntity { name: string; table: string; key: string; columns: (r: Release) => string; joins?: (r: Release) => string }
+
+/** The snapshot module's own entity definitions, when it exists in this build (it is loaded by name so the bench
+ * typechecks without it). The reference COPY exports exactly the rows and columns the endpoint serves. */
+async function snapshotEntities(): Promise<SnapshotEntity[] | null> {
+  const name = '../src/queries/snapshots.ts';
+  try {
+    return ((await import(name)) as { ENTITIES: SnapshotEntity[] }).ENTITIES;
+  } catch {
+    return null;
+  }
+}
+
+interface SnapshotResult {
+  entity: string; records: number; ms: number; recordsPerSec: number; pages: number; partial: boolean;
+  copyRows: number; copyMs: number; copyRowsPerSec: number; ratio: number; firstPageMs: number; lastPageMs: number;
+}
+
+async function snapshot(client: Client, release: Release, e: SnapshotEntity, work: string, capMs: number): Promise<SnapshotResult> {
   let cursor: string | null = '0';
   let records = 0;
   let pages = 0;
+  const pageMs: number[] = [];
   const t = performance.now();
-  while (cursor !== null && pages < 100_000) {
-    const r = await client.get(`/api/snapshots/${entity}?format=ndjson&limit=1000&cursor=${encodeURIComponent(cursor)}`);
-    if (r.status !== 200) throw new Error(`snapshot ${entity} cursor ${cursor}: ${r.status} ${r.body.slice(0, 200)}`);
-    const lines = r.body.split('\n').filter((l) => l.length > 0);
+  while (cursor !== null && performance.now() - t < capMs) {
+    const r = await client.get(`/api/snapshots/${e.name}?format=ndjson&limit=1000&cursor=${encodeURIComponent(cursor)}`);
+    if (r.status !== 200) throw new Error(`snapshot ${e.name} cursor ${cursor}: ${r.status} ${r.body.slice(0, 200)}`);
+    pageMs.push(r.ms);
+    records += r.body.split('\n').filter((l) => l.length > 0).length;
     pages++;
-    records += lines.length;
-    const header = r.headers['x-next-cursor'] ?? r.headers['next-cursor'];
-    const link = String(r.headers.link ?? '').match(/cursor=(\d+)[^>]*>;\s*rel="?next/);
-    cursor = typeof header === 'string' && header !== '' ? header : link ? link[1] : lines.length >= 1000 ? String(Number(cursor) + lines.length) : null;
+    const next = r.headers['x-next-cursor'];
+    cursor = typeof next === 'string' && next !== '' ? next : null;
   }
   const ms = performance.now() - t;
-  const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
-  const conn = await instance.connect();
-  const table = SNAPSHOT_TABLES[entity];
-  const partitioned = existsSync(join(releaseDir, table)) && statSync(join(releaseDir, table)).isDirectory();
-  const src = partitioned ? `read_parquet('${join(releaseDir, table, '*', '*.parquet')}', hive_partitioning = true)` : `read_parquet('${join(releaseDir, `${table}.parquet`)}')`;
-  const out = join(work, `copy-${entity}.json`);
-  await conn.run(`SELECT count(*) FROM ${src}`); // warm the file cache as the server's first page did
-  const tc = performance.now();
-  const res = await conn.run(`COPY (SELECT * FROM ${src}) TO '${out}' (FORMAT json)`);
-  const copyMs = performance.now() - tc;
-  const copyRows = Number(res.rowsChanged);
-  conn.closeSync();
-  instance.closeSync();
+  const select = `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ORDER BY t."${e.key}"`;
+  const out = join(work, `copy-${e.name}.json`);
+  const { copyMs, copyRows } = await release.pool.with(async (c) => {
+    await c.run(`SELECT count(*) FROM "${e.table}"`); // the same warm file cache the server had
+    const tc = performance.now();
+    const res = await c.run(`COPY (${select}) TO '${out.replace(/'/g, "''")}' (FORMAT json)`);
+    return { copyMs: performance.now() - tc, copyRows: Number(res.rowsChanged) };
+  });
   const rps = records / (ms / 1000);
   const cps = copyRows / (copyMs / 1000);
-  return { entity, records, ms: Math.round(ms), recordsPerSec: Math.round(rps), copyRows, copyMs: Math.round(copyMs), copyRowsPerSec: Math.round(cps), ratio: round(rps / cps, 3), pages };
+  return {
+    entity: e.name, records, ms: Math.round(ms), recordsPerSec: Math.round(rps), pages, partial: cursor !== null,
+    copyRows, copyMs: Math.round(copyMs), copyRowsPerSec: Math.round(cps), ratio: round(rps / cps, 3),
+    firstPageMs: round(pageMs[0] ?? NaN), lastPageMs: round(pageMs.at(-1) ?? NaN),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -453,10 +469,11 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
     }
 
     const snapshots: SnapshotResult[] = [];
-    if (has('/api/snapshots/{entity}')) {
+    const entities = await snapshotEntities();
+    if (has('/api/snapshots/{entity}') && entities) {
       o.log('snapshots: NDJSON vs DuckDB COPY (FORMAT json)');
-      for (const entity of Object.keys(SNAPSHOT_TABLES)) {
-        try { snapshots.push(await snapshot(client, rel.dir, entity, work)); } catch (e) { failures.push((e as Error).message); }
+      for (const e of entities) {
+        try { snapshots.push(await snapshot(client, release, e, work, o.snapshotCapSeconds * 1000)); } catch (err) { failures.push((err as Error).message); }
       }
     } else missing.push('/api/snapshots/{entity}');
 
@@ -519,9 +536,9 @@ export function table(r: BenchResults): string {
     for (const [name, e] of Object.entries(s.endpoints)) line(name, f(e.p50), f(e.p95), String(e.non2xx));
     if (s.snapshots.length) {
       out.push('');
-      line('snapshot (NDJSON)', 'records', 'records/s', 'DuckDB COPY json rows/s', 'ratio');
-      line('---', '---:', '---:', '---:', '---:');
-      for (const n of s.snapshots) line(n.entity, String(n.records), String(n.recordsPerSec), String(n.copyRowsPerSec), f(n.ratio, 3));
+      line('snapshot (NDJSON, limit=1000 pages)', 'records', 'records/s', 'DuckDB COPY json rows/s', 'ratio', 'first → last page ms');
+      line('---', '---:', '---:', '---:', '---:', '---:');
+      for (const n of s.snapshots) line(n.entity, `${n.records}${n.partial ? ` of ${n.copyRows} (stopped after ${f(n.ms / 1000)} s)` : ''}`, String(n.recordsPerSec), String(n.copyRowsPerSec), f(n.ratio, 3), `${f(n.firstPageMs)} → ${f(n.lastPageMs)}`);
     }
     out.push('');
     if (s.load) out.push(`load (${s.load.tool}, ${s.load.connections} connections, ${s.load.seconds} s, mixed): ${s.load.rps} req/s, p50 ${f(s.load.p50)} ms, p99 ${f(s.load.p99)} ms, non-2xx ${s.load.non2xx}, errors ${s.load.errors}`);
