@@ -11,7 +11,7 @@ SINCE ?=
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve test typecheck bench clean fetch update corpus-synthetic
+.PHONY: install lake serve test typecheck bench clean fetch update corpus-synthetic fuzz
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -48,6 +48,10 @@ update: install
 # Synthetic corpus: SCALE x ~685 meetings 2012-2026 into bench/corpus/scale-$(SCALE) (or DEST= if given on the command line).
 corpus-synthetic: install
 	$(TSX) pipelines/synthetic/cli.ts --scale $(SCALE) $(if $(filter-out file,$(origin DEST)),--dest $(DEST))
+
+# N generated requests (default 100k) against a server over lake/current: counts by status; fails on any 5xx or broken rule.
+fuzz: install $(LAKE)/current
+	$(TSX) test/fuzz/run.ts
 
 typecheck: install
 	npx tsc --noEmit
