@@ -134,6 +134,36 @@ for (const { version, mode } of MODES) {
       t.match(text(r), /# Evidence for: How did Supervisor Kim vote/);
     });
 
+    t.test('read_changes pages the change feed by cursor', async (t) => {
+      const first = await ok('read_changes', { limit: 3 });
+      t.equal(schemaErrors('change-feed.json', (({ trimmed, ...b }) => b)(first.structuredContent)), '');
+      const feed = first.structuredContent;
+      t.equal(feed.changes.length, 3);
+      t.equal(feed.nextCursor, feed.changes[2].sequence, 'nextCursor is the last sequence shown');
+      t.ok(feed.changes.every((c: any) => ['insert', 'update', 'delete'].includes(c.operation) && c.url.includes('/api/snapshots/')));
+      t.match(text(first), new RegExp(`Next cursor: ${feed.nextCursor}`));
+      const next = await ok('read_changes', { cursor: feed.nextCursor, limit: 3 });
+      t.ok(next.structuredContent.changes[0].sequence > feed.nextCursor, 'the next page continues after the cursor');
+      const all = await call('read_changes', { limit: 1000 });
+      const cut = all.structuredContent.trimmed.find((x: any) => x.path === 'changes');
+      t.match(cut, { of: 1000 }, '1000 changes do not fit the budget');
+      const kept = all.structuredContent.changes;
+      t.equal(cut.kept, kept.length);
+      t.equal(all.structuredContent.returned, kept.length);
+      t.equal(all.structuredContent.nextCursor, kept[kept.length - 1].sequence, 'after a budget cut, nextCursor continues right after the last change kept');
+      t.equal(all.structuredContent.hasMore, true);
+    });
+
+    t.test('snapshot_manifest lists the snapshot entities', async (t) => {
+      const r = await ok('snapshot_manifest', {});
+      t.same(r.structuredContent.entities.map((e: any) => e.entity).sort(), ['documents', 'legislative-files', 'recorded-positions', 'supervisors']);
+      t.ok(r.structuredContent.entities.every((e: any) => e.records > 0), 'every entity has records');
+      t.match(text(r), /\| legislative-files \| \d+ \|/);
+      const pinned = await call('snapshot_manifest', { release: health.release });
+      t.equal(pinned.isError, true, 'release pins are a REST feature only');
+      t.equal(text(pinned), 'release is not a parameter of this endpoint');
+    });
+
     t.test('a large result stays within the token budget', async (t) => {
       const r = await call('search_items', { q: 'housing', limit: 50 });
       t.notOk(r.isError);

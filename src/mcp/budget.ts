@@ -52,7 +52,14 @@ function walk(node: Json, path: string, url: string | null, texts: Leaf[], lists
  * Fits `body` and its Markdown rendering into the budget. `listHint` says how to get the rest of a shortened list
  * (e.g. "lower limit or narrow from/to"); texts point at their record's markdownUrl (or `recordHint`).
  */
-export function fit<B extends object>(original: B, render: (b: B) => string, listHint: string, recordHint = 'the record link'): Fitted<B> {
+export function fit<B extends object>(
+  original: B,
+  render: (b: B) => string,
+  listHint: string,
+  /** Called after a list was shortened, to fix what depends on it (e.g. a cursor); `returned` is fixed here. */
+  onListCut?: (holder: any, key: string | number) => void,
+  recordHint = 'the record link',
+): Fitted<B> {
   const size = (b: B) => JSON.stringify(b).length + render(b).length;
   const done = (body: B, trimmed: Trim[]): Fitted<B> => ({ body, markdown: render(body), trimmed, estimatedTokens: Math.ceil(size(body) / CHARS_PER_TOKEN) });
   if (size(original) <= MAX_CHARS) return done(original, []);
@@ -86,7 +93,8 @@ export function fit<B extends object>(original: B, render: (b: B) => string, lis
     const prior = trimmed.find((t) => t.path === big.path);
     const of = prior?.of ?? arr.length;
     arr.length = Math.max(1, Math.floor(arr.length * 0.8));
-    if (big.key === 'results' && typeof big.holder.returned === 'number') big.holder.returned = arr.length;
+    if (typeof big.holder.returned === 'number') big.holder.returned = arr.length;
+    onListCut?.(big.holder, big.key);
     if (prior) prior.kept = arr.length;
     else trimmed.push({ path: big.path, kept: arr.length, of, fetch: listHint });
   }

@@ -69,8 +69,9 @@ export function output(json: JsonSchema, check: (body: any) => { instancePath?: 
   };
 }
 
-/** Output schema of a REST response schema in schemas/. */
+/** Output schema of a REST response schema in schemas/; the envelope fields are checked apart from the REST body. */
 export function responseOutput(id: string) {
   const { title, description, ...json } = inline(schema(id));
-  return output(json, (body) => checkResponse(id, body));
+  const declared = (k: string) => k in ((json.properties as object) ?? {}) || json.additionalProperties !== false;
+  return output(json, ({ trimmed, release, ...body }) => checkResponse(id, declared('release') ? { ...body, release } : body));
 }

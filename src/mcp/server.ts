@@ -2,18 +2,20 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { register, type Deps, type Tool } from './tool.ts';
 import { ask } from './tools/ask.ts';
+import { readChanges } from './tools/changes.ts';
 import { getRecord } from './tools/get-record.ts';
 import { housingAggregate } from './tools/housing-aggregate.ts';
 import { searchComments } from './tools/search-comments.ts';
 import { searchItems } from './tools/search-items.ts';
 import { searchPages } from './tools/search-pages.ts';
+import { snapshotManifestTool } from './tools/snapshots.ts';
 import { voteAggregate } from './tools/vote-aggregate.ts';
 
-export const tools: Tool[] = [ask, searchPages, searchItems, searchComments, getRecord, voteAggregate, housingAggregate];
+export const tools: Tool[] = [ask, searchPages, searchItems, searchComments, getRecord, voteAggregate, housingAggregate, readChanges, snapshotManifestTool];
 
 const INSTRUCTIONS = [
   'Read-only records of the San Francisco Board of Supervisors (agendas, minutes, legislative files, roll calls, public-comment summaries), 2012–2026.',
-  'Start with ask for an open question, search_items for legislation and votes, search_pages for any mention, search_public_comments for speakers; open a hit with get_record (by id or URL); count a supervisor\'s recorded positions with vote_aggregate and housing_aggregate.',
+  'Start with ask for an open question, search_items for legislation and votes, search_pages for any mention, search_public_comments for speakers; open a hit with get_record (by id or URL); count a supervisor\'s recorded positions with vote_aggregate and housing_aggregate; follow new data with read_changes and snapshot_manifest.',
   'Cite officialUrl (the City PDF). A recorded position is not a stance on the underlying matter: read the action text.',
   'Each result is kept within about 20k tokens; `trimmed` says what was cut and how to get the rest.',
 ].join(' ');

@@ -2,7 +2,7 @@
 // a release held for the call, REST-identical argument errors as `isError` results, the token budget, the release id.
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { HttpError } from '../http/errors.ts';
+import { BadRequest, HttpError } from '../http/errors.ts';
 import { readParams } from '../http/params.ts';
 import type { Urls } from '../http/urls.ts';
 import { Overloaded, QueryTimeout } from '../lake/pool.ts';
@@ -30,6 +30,8 @@ export interface Tool<P = any, B extends object = any> {
   markdown: (body: B) => string;
   /** How to get what a shortened list left out. */
   more: string;
+  /** Fixes what depends on a list the budget shortened (e.g. the change feed's cursor). */
+  onListCut?: (holder: any, key: string | number) => void;
 }
 
 /** Connects per-call dependencies: the release of the HTTP request (held again for the call) and link building. */
@@ -42,6 +44,13 @@ export interface Deps {
 /** Arguments as the query string would carry them, so readParams coerces and words errors exactly as for REST. */
 const asQuery = (args: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])) as ParsedUrlQuery;
+
+/** A REST parameter a tool leaves out (`format`, `release`) is refused as REST refuses unknown parameters. */
+function known(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  const unknown = Object.keys(args).filter((k) => !(k in ((tool.input.properties as object) ?? {})));
+  if (unknown.length) throw new BadRequest(unknown.map((k) => ({ parameter: k, rule: 'unknown', message: `${k} is not a parameter of this endpoint` })));
+  return args;
+}
 
 const errorResult = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
 
@@ -58,9 +67,9 @@ export function register(server: McpServer, tool: Tool, deps: Deps): void {
     async (args: Record<string, unknown>) => {
       const release = deps.release.hold();
       try {
-        const params = tool.parse ? tool.parse(args) : readParams(tool.params!, asQuery(args));
+        const params = tool.parse ? tool.parse(args) : readParams(tool.params!, asQuery(known(tool, args)));
         const body = await tool.run({ release, urls: deps.urls }, params);
-        const fitted = fit({ ...body, release: release.id }, tool.markdown, tool.more);
+        const fitted = fit({ ...body, release: release.id }, tool.markdown, tool.more, tool.onListCut);
         const structured = { ...fitted.body, release: release.id, trimmed: fitted.trimmed };
         return {
           content: [{ type: 'text' as const, text: fitted.markdown + footer(release.id, fitted.trimmed) }],
