@@ -152,6 +152,10 @@ export function createApp(config: Config, lake: Lake): Koa {
     };
   });
 
+  // Errors after the headers went out (a streamed body): a client that went away is not an error worth logging.
+  app.on('error', (e: Error & { code?: string }) => {
+    if (e.code !== 'ERR_STREAM_PREMATURE_CLOSE') config.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', error: e.stack }));
+  });
   app.use(router.routes());
   app.use(async (ctx, next) => {
     await next();
