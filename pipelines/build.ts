@@ -102,6 +102,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
   const log = (line: string) => { if (!quiet) process.stderr.write(`${line}\n`); };
   const sources = await readCorpus(opts.corpus);
+  await mkdir(opts.lake, { recursive: true }); // an unwritable lake fails here, before any work
   log(`sources: ${sources.length} documents from ${opts.corpus}`);
   const docs = await extractAll(sources, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
@@ -226,12 +227,21 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   }
 }
 
+const FS_ERRORS: Record<string, string> = {
+  ENOSPC: 'the disk is full', EDQUOT: 'the disk quota is exhausted', EACCES: 'permission denied', EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only', ENOTDIR: 'a path component is not a directory', EEXIST: 'a file is in the way',
+};
+
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('pipelines/build.ts')) {
   const corpus = resolve(process.env.CORPUS || '../shared/corpus');
   const lake = resolve(process.env.LAKE || 'lake');
   buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined })
     .catch((e) => {
-      process.stderr.write(`lake: ${e instanceof SourceError ? e.message : (e as Error).stack}\nnothing was published\n`);
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      const message = e instanceof SourceError ? e.message
+        : FS_ERRORS[code] ? `LAKE: cannot write the release under ${lake}: ${FS_ERRORS[code]} (${(e as NodeJS.ErrnoException).path ?? lake})`
+        : (e as Error).stack;
+      process.stderr.write(`lake: ${message}\nnothing was published; the current release is unchanged\n`);
       process.exit(1);
     });
 }

@@ -1,7 +1,8 @@
 // One published release opened read-only: its manifest, a DuckDB instance with a view per table, a connection pool.
 // Requests hold a reference while they run, so a retired release closes only after its last request finishes.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Pool } from './pool.ts';
@@ -35,6 +36,25 @@ function viewSql(dir: string, name: string, files: ManifestFile[]): string {
   return `CREATE VIEW "${name}" AS SELECT * FROM ${source};`;
 }
 
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Every file the manifest lists exists with its size and sha256: a corrupt or swapped file refuses the release. */
+async function verifyFiles(dir: string, manifest: Manifest): Promise<void> {
+  for (const table of Object.values(manifest.tables)) {
+    for (const f of table.files) {
+      const path = join(dir, f.path);
+      const size = await stat(path).then((s) => s.size, () => null);
+      if (size === null) throw new Error(`release ${manifest.releaseId} refused: ${f.path} is missing`);
+      if (size !== f.bytes) throw new Error(`release ${manifest.releaseId} refused: ${f.path} has ${size} bytes, the manifest says ${f.bytes}`);
+      if ((await sha256Of(path)) !== f.sha256) throw new Error(`release ${manifest.releaseId} refused: ${f.path} does not match its sha256 in the manifest`);
+    }
+  }
+}
+
 export class Release {
   private refs = 0;
   private retired = false;
@@ -44,12 +64,21 @@ export class Release {
 
   static async open(dir: string, settings: PoolSettings): Promise<Release> {
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    for (const table of Object.values(manifest.tables)) {
-      for (const f of table.files) if (!existsSync(join(dir, f.path))) throw new Error(`release ${manifest.releaseId}: missing ${f.path}`);
-    }
+    await verifyFiles(dir, manifest);
     const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
     const setup = await instance.connect();
-    for (const [name, table] of Object.entries(manifest.tables)) await setup.run(viewSql(dir, name, table.files));
+    try {
+      for (const [name, table] of Object.entries(manifest.tables)) {
+        await setup.run(viewSql(dir, name, table.files));
+        // Reading the footers proves each file is Parquet and holds the rows the manifest promises.
+        const rows = Number((await setup.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => quote(join(dir, f.path))).join(', ')}])`)).getRows()[0][0]);
+        if (rows !== table.rows) throw new Error(`release ${manifest.releaseId}: table ${name} holds ${rows} rows, the manifest says ${table.rows}`);
+      }
+    } catch (e) {
+      setup.closeSync();
+      instance.closeSync();
+      throw new Error(`release ${manifest.releaseId} refused: ${(e as Error).message.replace(/^release \w+: /, '')}`);
+    }
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queueLimit, settings.queryTimeoutMs, '');
     return new Release(manifest.releaseId, dir, manifest, pool, instance);
