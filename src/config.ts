@@ -9,7 +9,7 @@ export interface Config {
   publicBaseUrl: string | null;
   /** DuckDB connections per release. */
   poolSize: number;
-  /** Requests allowed to wait for a connection before new ones get 503. */
+  /** Requests admitted beyond the pool size (they wait for a connection); more than that get 503 at once. */
   queueLimit: number;
   /** Per-query time limit; a query past it is interrupted and answered 503. */
   queryTimeoutMs: number;
@@ -32,5 +32,27 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     contractChecks: env.CONTRACT_CHECKS === '1',
     watchMs: Number(env.WATCH_MS ?? 2000),
     log: (line) => process.stdout.write(line + '\n'),
+  };
+}
+
+/** An OpenAI-compatible embeddings endpoint (README, Hybrid retrieval); null when EMBEDDING_URL is unset. */
+export interface EmbeddingSettings {
+  url: string;
+  model: string;
+  key: string | null;
+  batchSize: number;
+  timeoutMs: number;
+  retries: number;
+}
+
+export function embeddingFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingSettings | null {
+  if (!env.EMBEDDING_URL) return null;
+  return {
+    url: env.EMBEDDING_URL,
+    model: env.EMBEDDING_MODEL || 'nomic-embed-text',
+    key: env.EMBEDDING_KEY || null,
+    batchSize: Number(env.EMBEDDING_BATCH || 64),
+    timeoutMs: Number(env.EMBEDDING_TIMEOUT_MS || 10000),
+    retries: Number(env.EMBEDDING_RETRIES ?? 2),
   };
 }

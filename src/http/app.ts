@@ -87,6 +87,23 @@ export function createApp(config: Config, lake: Lake): Koa {
     }
   });
 
+  // Admission: at most poolSize + queueLimit requests at work or waiting for a connection; the rest get 503 at once
+  // instead of piling up. A streamed answer counts until its stream closes.
+  let active = 0;
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/assets/')) return next();
+    if (active >= config.poolSize + config.queueLimit) throw new Overloaded('too many requests');
+    active++;
+    let streaming = false;
+    try {
+      await next();
+      streaming = Boolean(ctx.body && typeof (ctx.body as NodeJS.ReadableStream).pipe === 'function');
+      if (streaming) ctx.res.once('close', () => active--);
+    } finally {
+      if (!streaming) active--;
+    }
+  });
+
   /** `release=<id>`: answer from that release (current or kept) for the whole request; 404 when it is not kept. */
   const pin = async (ctx: Context, id: string): Promise<Release> => {
     const pinned = await lake.acquireById(id);

@@ -1,5 +1,6 @@
-// A small pool of DuckDB connections over one release: one query per connection at a time, a bounded wait queue,
-// and a per-query time limit enforced with the connection's interrupt.
+// A small pool of DuckDB connections over one release: one query per connection at a time, and a per-query time
+// limit enforced with the connection's interrupt. How many requests may wait is bounded where they are admitted
+// (src/http/app.ts), not here: one admitted request may run several queries at once and must never be refused midway.
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 
 export class Overloaded extends Error {}
@@ -12,10 +13,10 @@ export class Pool {
   private waiting: ((c: DuckDBConnection) => void)[] = [];
   private all: DuckDBConnection[] = [];
 
-  private constructor(private readonly queueLimit: number, private readonly timeoutMs: number) {}
+  private constructor(private readonly timeoutMs: number) {}
 
-  static async open(instance: DuckDBInstance, size: number, queueLimit: number, timeoutMs: number, setup: string): Promise<Pool> {
-    const pool = new Pool(queueLimit, timeoutMs);
+  static async open(instance: DuckDBInstance, size: number, timeoutMs: number, setup: string): Promise<Pool> {
+    const pool = new Pool(timeoutMs);
     for (let i = 0; i < size; i++) {
       const c = await instance.connect();
       if (setup) await c.run(setup);
@@ -28,7 +29,6 @@ export class Pool {
   private acquire(): Promise<DuckDBConnection> {
     const c = this.idle.pop();
     if (c) return Promise.resolve(c);
-    if (this.waiting.length >= this.queueLimit) return Promise.reject(new Overloaded('too many queries waiting'));
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 

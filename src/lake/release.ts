@@ -80,7 +80,7 @@ export class Release {
       throw new Error(`release ${manifest.releaseId} refused: ${(e as Error).message.replace(/^release \w+: /, '')}`);
     }
     setup.closeSync();
-    const pool = await Pool.open(instance, settings.poolSize, settings.queueLimit, settings.queryTimeoutMs, '');
+    const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs, '');
     return new Release(manifest.releaseId, dir, manifest, pool, instance);
   }
 

@@ -1,0 +1,95 @@
+// Bounded work, injection and exposure: time limits and overload answer 503 with Retry-After, SQL stays data,
+// no path leaves the release, security headers on every answer.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
+import { FIXTURE_LAKE, get, schemaErrors, startFixtureServer } from './fixture.ts';
+
+t.test('a query past the time limit is interrupted and answered 503 with Retry-After', async (t) => {
+  const running = await startFixtureServer({ queryTimeoutMs: 1 });
+  const paths = ['/api/search?q=board%20supervisors%20city%20county%20san%20francisco&limit=50', '/api/aggregates/housing?voter=Peskin&limit=1000', '/api/items?q=ordinance%20amending%20code&groupBy=matter&limit=50'];
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    for (const p of paths) {
+      const r = await get(`${running.url}${p}`);
+      statuses.push(r.status);
+      if (r.status === 503) {
+        t.equal(r.headers.get('retry-after'), '1');
+        t.equal(schemaErrors('problem.json', r.json), '');
+        t.match(r.json.detail, /took too long and was stopped/);
+      }
+    }
+  }
+  t.ok(statuses.every((s) => s === 200 || s === 503), `only 200 or 503 (${statuses.join(' ')})`);
+  t.ok(statuses.includes(503), 'the limit interrupted queries');
+  t.equal((await get(`${running.url}/api/health`)).status, 200, 'connections stay usable after an interrupt');
+  await running.close();
+});
+
+t.test('beyond the pool and its short queue, requests get 503 instead of piling up', async (t) => {
+  const running = await startFixtureServer({ poolSize: 1, queueLimit: 1 });
+  const rs = await Promise.all(Array.from({ length: 30 }, (_, i) => get(`${running.url}/api/items?q=${['housing', 'Cuomo', 'roof', 'budget', 'transit'][i % 5]}&limit=50`)));
+  const statuses = rs.map((r) => r.status);
+  t.ok(statuses.every((s) => s === 200 || s === 503), statuses.join(' '));
+  t.ok(statuses.includes(503), 'some were turned away');
+  t.ok(statuses.includes(200), 'the rest were answered');
+  for (const r of rs.filter((x) => x.status === 503)) t.equal(r.headers.get('retry-after'), '1');
+  t.equal((await get(`${running.url}/api/search?q=roof`)).status, 200, 'and the server recovers');
+  await running.close();
+});
+
+t.test('SQL metacharacters are only ever data', async (t) => {
+  const running = await startFixtureServer();
+  const before = await Promise.all((await listFiles(join(FIXTURE_LAKE, 'current'))).map(sha256Of));
+  const payloads = ["' OR 1=1 --", "'; DROP TABLE pages; --", '1); DELETE FROM items; --', "Robert'); DROP TABLE supervisors;--", '%', '_%', "\\'", '" OR ""="'];
+  const endpoints = [
+    (p: string) => `/api/search?q=${p}`, (p: string) => `/api/items?q=${p}`, (p: string) => `/api/items?q=housing&voter=${p}`,
+    (p: string) => `/api/comments?q=${p}`, (p: string) => `/api/comments?q=library&speaker=${p}`, (p: string) => `/api/query?q=${p}`,
+    (p: string) => `/api/aggregates/votes?voter=${p}`, (p: string) => `/api/pages/${p}`, (p: string) => `/api/items/${p}`, (p: string) => `/api/snapshots/${p}`,
+    (p: string) => `/?q=${p}&supervisor=${p}`,
+  ];
+  for (const payload of payloads) {
+    for (const make of endpoints) {
+      const r = await get(`${running.url}${make(encodeURIComponent(payload))}`);
+      t.ok([200, 400, 404].includes(r.status), `${make(payload)} → ${r.status}`);
+    }
+  }
+  const injected = await get(`${running.url}/api/search?q=${encodeURIComponent("' OR 1=1 --")}`);
+  const plain = await get(`${running.url}/api/search?q=or%201%201`);
+  t.equal(injected.json.total, plain.json.total, "the payload is searched as the words it holds");
+  const speaker = await get(`${running.url}/api/comments?q=library&speaker=%25`);
+  t.equal(speaker.json.total, 0, "'%' is a literal character, not a wildcard");
+  const after = await Promise.all((await listFiles(join(FIXTURE_LAKE, 'current'))).map(sha256Of));
+  t.same(after, before, 'every lake file unchanged');
+  const health = await get(`${running.url}/api/health`);
+  t.equal(health.json.documents, 38);
+  await running.close();
+});
+
+t.test('no path leaves the release; security headers everywhere', async (t) => {
+  const running = await startFixtureServer();
+  const id = running.lake.releaseId;
+  const attempts = [
+    `/api/releases/${id}/files/../../../../etc/passwd`, `/api/releases/${id}/files/..%2F..%2F..%2Fpackage.json`,
+    `/api/releases/${id}/files/%2e%2e/%2e%2e/manifest.json`, `/api/releases/..%2F..%2Fsrc/files/manifest.json`,
+    `/api/releases/${id}/files/pages%2Fyear%3D2016%2F..%2F..%2Fmanifest.json`, '/api/pages/..%2F..%2Fmanifest.json',
+    '/api/items/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/api/snapshots/..%2Fpages', '/assets/..%2F..%2Fpackage.json', '/assets/%2e%2e/app.ts',
+    '/api/pages/2016-11-01-minutes-p4%00.md', '/api/comments/%00',
+  ];
+  const secret = await readFile('/etc/passwd', 'utf8');
+  for (const path of attempts) {
+    const r = await get(`${running.url}${path}`);
+    t.ok(r.status === 404 || r.status === 400, `${path} → ${r.status}`);
+    t.notOk(r.text.includes(secret.slice(0, 20)) || r.text.includes('"dependencies"'), `${path}: nothing outside the release`);
+  }
+  const manifest = await get(`${running.url}/api/releases/${id}/files/manifest.json`);
+  t.equal(manifest.status, 200, 'the release manifest itself is downloadable');
+  for (const path of ['/api/search?q=roof', '/api/nothing', '/', '/api/items/x']) {
+    const r = await get(`${running.url}${path}`);
+    t.equal(r.headers.get('x-content-type-options'), 'nosniff', `${path}: nosniff`);
+    t.equal(r.headers.get('referrer-policy'), 'no-referrer', `${path}: referrer policy`);
+  }
+  t.match((await get(`${running.url}/`)).headers.get('content-security-policy'), /default-src 'self'.*frame-ancestors 'none'/);
+  await running.close();
+});
