@@ -1,6 +1,7 @@
 // A whole question → the filters it implies (spec 2.1 `interpretation`): years, the supervisor named (date-aware),
 // the recorded position asked about, final-only, intents, and the search words that are left. Deterministic rules, no
 // model: every inferred filter is reported with the words it came from, so a reader can check it.
+import { distance } from '../text/analysis.ts';
 
 export interface RosterEntry {
   id: string;
@@ -259,19 +260,4 @@ function searchWords(q: string, consumed: Span[]): string {
     out.push(word);
   }
   return out.join(' ');
-}
-
-/** Levenshtein distance. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
 }

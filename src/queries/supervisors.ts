@@ -2,7 +2,7 @@
 // or a 400 that lists the candidates (ambiguous) or the closest recorded names (unknown).
 import type { Release } from '../lake/release.ts';
 import { BadRequest } from '../http/errors.ts';
-import { normalize } from '../text/analysis.ts';
+import { distance, normalize } from '../text/analysis.ts';
 
 export interface Supervisor {
   id: string;
@@ -51,19 +51,4 @@ export async function resolveVoter(release: Release, parameter: string, name: st
     [{ parameter, rule: 'unknown', message: `${parameter} '${name}' is not a recorded supervisor. Closest recorded names: ${closest.map(describeSupervisor).join('; ')}.` }],
     { candidates: closest.map(strip) },
   );
-}
-
-/** Levenshtein distance, for suggesting the closest recorded names. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length];
 }

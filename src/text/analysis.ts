@@ -86,3 +86,18 @@ export function parseQuery(q: string): ParsedQuery {
 export function termString(ts: string[]): string {
   return ` ${ts.join(' ')} `;
 }
+
+/** Levenshtein distance between two words (typo-tolerant name matching, closest-name suggestions). */
+export function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
