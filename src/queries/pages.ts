@@ -3,6 +3,7 @@ import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
+import { hybridRank, type Retrieval } from './vectors.ts';
 
 export interface PageSearchParams {
   q: string;
@@ -51,7 +52,11 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
 
 export async function searchPages(release: Release, urls: Urls, p: PageSearchParams) {
   const range = yearRange(p);
-  const ranked = await rankPages(release, { q: p.q, kind: p.kind, limit: p.limit, ...range });
+  const lexical = (limit: number) => rankPages(release, { q: p.q, kind: p.kind, limit, ...range });
+  // mode=hybrid: BM25 and vector rankings fused (src/queries/vectors.ts), or BM25 with the reason it fell back.
+  const { retrieval, ...ranked } = p.mode === 'hybrid'
+    ? await hybridRank(release, { q: p.q, kind: p.kind, limit: p.limit, ...range }, lexical)
+    : { ...(await lexical(p.limit)), retrieval: { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null } as Retrieval };
   const pages = await pagesById(release, ranked.ids.map((r) => r.id));
   const results: PageHit[] = ranked.ids.map(({ id, score }) => {
     const row = pages.get(id)!;
@@ -66,7 +71,7 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
       officialUrl: row.officialUrl,
       page: row.page,
       snippet: snippet(row.text, ranked.query.terms),
-      score: round(score),
+      score: retrieval.used === 'hybrid' ? score : round(score),
     };
   });
   return {
@@ -76,13 +81,7 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
     total: ranked.total,
     returned: results.length,
     source: release.manifest.preview ? ('preview' as const) : ('lake' as const),
-    retrieval: {
-      requested: p.mode,
-      used: 'lexical' as const,
-      embeddingModel: null,
-      semanticCoverage: 0,
-      fallbackReason: p.mode === 'hybrid' ? 'this release has no page embeddings and no embedding endpoint is configured' : null,
-    },
+    retrieval,
     results,
   };
 }

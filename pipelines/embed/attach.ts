@@ -1,0 +1,63 @@
+// Adds page embeddings to an already published release, as a new release (content-addressed like any other): the
+// old release's files are copied, `embedPages` runs over its pages, and the manifest gains the two tables and its
+// `embeddings` entry. Used by the tests and the judged benchmark, and by hand on a lake built before the stage was
+// wired into build.ts: `node --import tsx pipelines/embed/attach.ts [lake]` (EMBEDDING_URL/EMBEDDING_MODEL for an endpoint).
+import { cp, readFile, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { embeddingFromEnv } from '../../src/config.ts';
+import { OpenAIEmbedder } from '../../src/embed/openai.ts';
+import type { Embedder } from '../../src/embed/provider.ts';
+import { publish, releaseIdOf, sha256Of, stagingDir, writeJson, type FileEntry } from '../publish/release.ts';
+import { embedPages, type EmbedOptions, type EmbeddingManifest } from './stage.ts';
+
+export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingManifest; ms: number }
+
+export async function attachEmbeddings(releaseDir: string, lake: string, opts: EmbedOptions & { makeCurrent?: boolean } = {}): Promise<Attached> {
+  const started = performance.now();
+  const manifest = JSON.parse(await readFile(join(releaseDir, 'manifest.json'), 'utf8'));
+  const staged = await stagingDir(lake);
+  try {
+    for (const [name, t] of Object.entries(manifest.tables as Record<string, { files: FileEntry[] }>)) {
+      if (name === 'page_embeddings' || name === 'embedding_terms') continue;
+      for (const f of t.files) await cp(join(releaseDir, f.path), join(staged, f.path), { recursive: true });
+    }
+    const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+    const db = await instance.connect();
+    const pages = (await db.runAndReadAll(`SELECT page_id, year::INTEGER AS year, kind, text, indexed FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet').replace(/'/g, "''")}', hive_partitioning = true) ORDER BY page_id`)).getRowObjectsJson() as never[];
+    const embeddings = await embedPages(db, staged, pages, opts);
+    const files: FileEntry[] = Object.values(manifest.tables as Record<string, { files: FileEntry[] }>).flatMap((t) => t.files)
+      .filter((f) => !/^(page_embeddings|embedding_terms)\.parquet$/.test(f.path));
+    for (const name of ['page_embeddings', 'embedding_terms']) {
+      const path = join(staged, `${name}.parquet`);
+      if (!(await stat(path).catch(() => null))) continue;
+      const rows = Number((await db.runAndReadAll(`SELECT count(*)::BIGINT FROM read_parquet('${path.replace(/'/g, "''")}')`)).getRows()[0][0]);
+      files.push({ path: relative(staged, path), sha256: await sha256Of(path), bytes: (await stat(path)).size, rows });
+    }
+    db.closeSync();
+    instance.closeSync();
+    const releaseId = releaseIdOf(files);
+    const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
+    for (const f of files) {
+      const table = f.path.startsWith('index/') ? f.path.slice(6).replace(/\.parquet$/, '') : f.path.split('/')[0].replace(/\.parquet$/, '');
+      (tables[table] ??= { files: [], rows: 0 }).files.push(f);
+      tables[table].rows += f.rows;
+    }
+    await writeJson(join(staged, 'manifest.json'), { ...manifest, releaseId, embeddings, tables });
+    await publish(lake, staged, releaseId, opts.makeCurrent ?? true);
+    return { releaseId, dir: join(lake, 'releases', releaseId), embeddings, ms: performance.now() - started };
+  } catch (e) {
+    await rm(staged, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+if (process.argv[1]?.endsWith('pipelines/embed/attach.ts')) {
+  const lake = resolve(process.argv[2] || process.env.LAKE || 'lake');
+  const settings = embeddingFromEnv(process.env);
+  const provider: Embedder | null = settings ? new OpenAIEmbedder(settings) : null;
+  const current = join(lake, 'current');
+  attachEmbeddings(current, lake, { provider, previousReleaseDir: current })
+    .then((r) => process.stderr.write(`release ${r.releaseId}: ${r.embeddings.model}, ${r.embeddings.passages} passages (${r.embeddings.reused} reused) in ${Math.round(r.ms)} ms, now current\n`))
+    .catch((e) => { process.stderr.write(`embed: ${(e as Error).stack}\n`); process.exit(1); });
+}

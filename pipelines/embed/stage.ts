@@ -1,0 +1,165 @@
+// The embedding stage: page passages (a page, or overlapping word windows of a long page) embedded in batches and
+// written to the release as `page_embeddings.parquet` (FLOAT[dim], unit length), with the built-in model's terms in
+// `embedding_terms.parquet`. Vectors of passages whose text is unchanged since the previous release (same content
+// hash, same model) are copied, not recomputed. The built-in LSA model is kept from the previous release while at most
+// `retrainShare` of the passages are new (new passages are folded in), and retrained on the whole corpus otherwise.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARRAY, DOUBLE, FLOAT, type DuckDBConnection } from '@duckdb/node-api';
+import { LsaEmbedder, lsaTerms, trainLsa, type LsaModel, type LsaOptions } from '../../src/embed/lsa.ts';
+import type { Embedder } from '../../src/embed/provider.ts';
+import { copyOut } from '../publish/tables.ts';
+import { stage } from '../progress.ts';
+
+export const WINDOW = { words: 300, overlap: 50 } as const;
+/** Training sample cap: larger corpora train on this many passages, chosen by content hash (deterministic). */
+const MAX_TRAINING_PASSAGES = 20000;
+
+export interface EmbeddingManifest {
+  model: string;
+  provider: 'lsa' | 'openai-compatible';
+  dim: number;
+  table: 'page_embeddings';
+  pages: number;
+  passages: number;
+  embedded: number;
+  reused: number;
+  window: { words: number; overlap: number };
+  /** The built-in model: its parameters and vocabulary size (the terms are in `embedding_terms`). */
+  lsa?: LsaModel['params'] & { terms: number };
+}
+
+export interface PageInput { page_id: string; year: number; kind: string; text: string; indexed: boolean }
+
+export interface EmbedOptions {
+  /** The release to reuse vectors (and the built-in model) from, usually the lake's current one. */
+  previousReleaseDir?: string | null;
+  /** An endpoint embedder; absent: the built-in LSA model trained on these pages. */
+  provider?: Embedder | null;
+  lsa?: LsaOptions;
+  /** Keep the previous built-in model while at most this share of passages is new (default 0.2). */
+  retrainShare?: number;
+  batchSize?: number;
+  quiet?: boolean;
+}
+
+export interface Passage { page_id: string; passage: number; year: number; kind: string; text: string; hash: string }
+
+/** A page's passages: the whole page up to words + overlap words, else windows of `words` advancing by words − overlap. */
+export function passagesOf(page: PageInput): Passage[] {
+  const w = page.text.split(/\s+/).filter(Boolean);
+  if (w.length === 0) return [];
+  const spans: [number, number][] = [];
+  if (w.length <= WINDOW.words + WINDOW.overlap) spans.push([0, w.length]);
+  else for (let s = 0; ; s += WINDOW.words - WINDOW.overlap) {
+    const e = Math.min(w.length, s + WINDOW.words);
+    spans.push([s, e]);
+    if (e === w.length) break;
+  }
+  return spans.map(([s, e], i) => {
+    const text = w.slice(s, e).join(' ');
+    return { page_id: page.page_id, passage: i + 1, year: page.year, kind: page.kind, text, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+  });
+}
+
+interface Previous { manifest: EmbeddingManifest; vectors: Map<string, Float32Array>; dir: string }
+
+async function readPrevious(db: DuckDBConnection, dir: string | null | undefined): Promise<Previous | null> {
+  if (!dir || !existsSync(join(dir, 'manifest.json')) || !existsSync(join(dir, 'page_embeddings.parquet'))) return null;
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).embeddings as EmbeddingManifest | undefined;
+  if (!manifest) return null;
+  const reader = await db.runAndReadAll(`SELECT DISTINCT ON (content_hash) content_hash, vector FROM read_parquet('${join(dir, 'page_embeddings.parquet').replace(/'/g, "''")}')`);
+  const vectors = new Map<string, Float32Array>();
+  for (const [hash, vector] of reader.getRowsJson() as [string, number[]][]) vectors.set(hash, Float32Array.from(vector));
+  return { manifest, vectors, dir };
+}
+
+async function readLsaModel(db: DuckDBConnection, prev: Previous): Promise<LsaModel | null> {
+  const path = join(prev.dir, 'embedding_terms.parquet');
+  if (prev.manifest.provider !== 'lsa' || !prev.manifest.lsa || !existsSync(path)) return null;
+  const rows = (await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet('${path.replace(/'/g, "''")}') ORDER BY term`)).getRowsJson() as [string, number, number[]][];
+  const dim = prev.manifest.dim;
+  const projection = new Float32Array(rows.length * dim);
+  rows.forEach(([, , row], i) => projection.set(row, i * dim));
+  const { terms: _n, ...params } = prev.manifest.lsa;
+  return { name: prev.manifest.model, dim, terms: rows.map((r) => r[0]), idf: Float64Array.from(rows, (r) => r[1]), projection, singularValues: [], params };
+}
+
+/**
+ * Embeds the indexed pages into `<stagedDir>/page_embeddings.parquet` (and, for the built-in model,
+ * `<stagedDir>/embedding_terms.parquet`); returns the manifest's `embeddings` entry.
+ */
+export async function embedPages(db: DuckDBConnection, stagedDir: string, pageRows: PageInput[], opts: EmbedOptions = {}): Promise<EmbeddingManifest> {
+  const passages = pageRows.filter((p) => p.indexed).flatMap(passagesOf);
+  const previous = await readPrevious(db, opts.previousReleaseDir);
+  const isNew = (p: Passage) => !previous?.vectors.has(p.hash);
+
+  let embedder: Embedder;
+  let lsa: LsaModel | null = null;
+  if (opts.provider) embedder = opts.provider;
+  else {
+    const kept = previous ? await readLsaModel(db, previous) : null;
+    const newShare = passages.length ? passages.filter(isNew).length / passages.length : 0;
+    const wanted = { dim: 256, ...opts.lsa };
+    if (kept && kept.dim === wanted.dim && newShare <= (opts.retrainShare ?? 0.2)) lsa = kept;
+    else {
+      const sample = passages.length > MAX_TRAINING_PASSAGES ? [...passages].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)).slice(0, MAX_TRAINING_PASSAGES) : passages;
+      const bar = opts.quiet ? null : stage('lsa-train', 1);
+      lsa = trainLsa(sample.map((p) => lsaTerms(p.text)), wanted);
+      bar?.done(`${lsa.name}: ${lsa.terms.length} terms from ${sample.length} passages`);
+    }
+    embedder = LsaEmbedder.fromModel(lsa);
+  }
+  const sameModel = previous?.manifest.model === embedder.model && previous.manifest.provider === embedder.provider;
+
+  const vectors: Float32Array[] = new Array(passages.length);
+  const todo: number[] = [];
+  passages.forEach((p, i) => {
+    const v = sameModel ? previous!.vectors.get(p.hash) : undefined;
+    if (v) vectors[i] = v;
+    else todo.push(i);
+  });
+  const batchSize = opts.batchSize ?? 64;
+  const bar = opts.quiet ? null : stage('embed', todo.length);
+  for (let b = 0; b < todo.length; b += batchSize) {
+    const batch = todo.slice(b, b + batchSize);
+    const out = await embedder.embed(batch.map((i) => passages[i].text));
+    batch.forEach((i, j) => { vectors[i] = out[j]; });
+    bar?.tick(batch.length);
+  }
+  const dim = embedder.dim ?? vectors[0]?.length ?? 0;
+  bar?.done(`${todo.length} passages embedded, ${passages.length - todo.length} reused (${embedder.model}, ${dim} dims)`);
+
+  await db.run(`CREATE OR REPLACE TABLE page_embeddings (page_id VARCHAR, passage INTEGER, year INTEGER, kind VARCHAR, content_hash VARCHAR, vector FLOAT[${dim}])`);
+  const app = await db.createAppender('page_embeddings');
+  const vecType = ARRAY(FLOAT, dim);
+  passages.forEach((p, i) => {
+    app.appendVarchar(p.page_id); app.appendInteger(p.passage); app.appendInteger(p.year); app.appendVarchar(p.kind); app.appendVarchar(p.hash);
+    app.appendArray(Array.from(vectors[i]), vecType);
+    app.endRow();
+  });
+  app.flushSync();
+  app.closeSync();
+  await copyOut(db, 'SELECT * FROM page_embeddings', join(stagedDir, 'page_embeddings'), { orderBy: 'page_id, passage', rowGroupSize: 16384 });
+
+  if (lsa) {
+    await db.run(`CREATE OR REPLACE TABLE embedding_terms (term VARCHAR, idf DOUBLE, projection FLOAT[${lsa.dim}])`);
+    const t = await db.createAppender('embedding_terms');
+    const projType = ARRAY(FLOAT, lsa.dim);
+    lsa.terms.forEach((term, i) => {
+      t.appendVarchar(term); t.appendValue(lsa!.idf[i], DOUBLE);
+      t.appendArray(Array.from(lsa!.projection.subarray(i * lsa!.dim, (i + 1) * lsa!.dim)), projType);
+      t.endRow();
+    });
+    t.flushSync();
+    t.closeSync();
+    await copyOut(db, 'SELECT * FROM embedding_terms', join(stagedDir, 'embedding_terms'), { orderBy: 'term' });
+  }
+  return {
+    model: embedder.model, provider: embedder.provider, dim, table: 'page_embeddings',
+    pages: new Set(passages.map((p) => p.page_id)).size, passages: passages.length, embedded: todo.length, reused: passages.length - todo.length,
+    window: { ...WINDOW },
+    ...(lsa ? { lsa: { ...lsa.params, terms: lsa.terms.length } } : {}),
+  };
+}

@@ -1,0 +1,163 @@
+// Hybrid page search: the release's page vectors in memory (a table in the release's own in-memory DuckDB, created
+// once per release on first use), the query embedded by the release's model, and the lexical (BM25) and vector
+// rankings fused by reciprocal rank fusion.
+//
+// Fusion: RRF (Cormack, Clarke & Büttcher 2009), score = Σ 1 / (60 + rank) over the BM25 ranking of the matching
+// pages (top 100) and the cosine ranking of every page under the filters (a page's similarity is its best passage's).
+// Candidates are the BM25 top 100 and the vector top 100. RRF needs no calibration between BM25 scores (unbounded,
+// query-dependent) and cosines (whose useful range depends on the model), and a page both rankings agree on wins.
+//
+// The query is embedded by the model that embedded the pages: the built-in LSA model folds it in from the release's
+// `embedding_terms` (no network); an endpoint model needs EMBEDDING_URL with the same EMBEDDING_MODEL. Whatever fails
+// (no vectors, no or another endpoint, an endpoint error or timeout, a query the model has no words for) answers
+// lexically with `fallbackReason` saying which; it is never an error.
+import { ARRAY, arrayValue, FLOAT, type DuckDBValue } from '@duckdb/node-api';
+import { embeddingFromEnv, type EmbeddingSettings } from '../config.ts';
+import { LsaEmbedder, type TermRow } from '../embed/lsa.ts';
+import { OpenAIEmbedder } from '../embed/openai.ts';
+import { EmbeddingError, isZero, type Embedder } from '../embed/provider.ts';
+import type { Release } from '../lake/release.ts';
+import type { ParsedQuery } from '../text/analysis.ts';
+import type { YearRange } from './pages.ts';
+
+export const RRF_K = 60;
+export const DEPTH = 100;
+
+export interface Retrieval {
+  requested: 'lexical' | 'hybrid';
+  used: 'lexical' | 'hybrid';
+  embeddingModel: string | null;
+  semanticCoverage: number;
+  fallbackReason: string | null;
+}
+
+interface Ranked { ids: { id: string; score: number }[]; total: number; query: ParsedQuery }
+
+interface EmbeddingsEntry { model: string; provider: 'lsa' | 'openai-compatible'; dim: number }
+
+let endpointOverride: EmbeddingSettings | null | undefined;
+
+/** Sets the embeddings endpoint for query embedding (default: EMBEDDING_URL etc. from the environment). */
+export function configureEmbedding(settings: EmbeddingSettings | null | undefined): void {
+  endpointOverride = settings;
+}
+
+const endpoint = () => (endpointOverride !== undefined ? endpointOverride : embeddingFromEnv(process.env));
+
+/** Query embedders for endpoint models, one per endpoint setting. Queries do not retry: the lexical answer is the fallback. */
+const clients = new Map<string, OpenAIEmbedder>();
+function client(s: EmbeddingSettings): OpenAIEmbedder {
+  const key = JSON.stringify(s);
+  let c = clients.get(key);
+  if (!c) clients.set(key, (c = new OpenAIEmbedder({ ...s, retries: 0 })));
+  return c;
+}
+
+interface Loaded { entry: EmbeddingsEntry; lsa: LsaEmbedder | null }
+
+const loaded = new WeakMap<Release, Promise<Loaded | null>>();
+
+/** The release's vectors as table `vec_passages` (and the LSA terms as `lsa_terms`), loaded once per release. */
+function vectorsOf(release: Release): Promise<Loaded | null> {
+  let p = loaded.get(release);
+  if (!p) {
+    p = load(release);
+    loaded.set(release, p);
+    p.catch(() => loaded.delete(release)); // a failed load is retried by the next request
+  }
+  return p;
+}
+
+async function load(release: Release): Promise<Loaded | null> {
+  const entry = release.manifest.embeddings as EmbeddingsEntry | undefined;
+  if (!entry || !release.has('page_embeddings') || !Number.isInteger(entry.dim) || entry.dim <= 0) return null;
+  const lsa = entry.provider === 'lsa' && release.has('embedding_terms');
+  await release.pool.with(async (c) => {
+    await c.run(`CREATE TABLE IF NOT EXISTS vec_passages AS SELECT page_id, year::INTEGER AS year, kind, vector::FLOAT[${entry.dim}] AS v FROM page_embeddings`);
+    if (lsa) await c.run(`CREATE TABLE IF NOT EXISTS lsa_terms AS SELECT term, idf, projection::FLOAT[${entry.dim}] AS projection FROM embedding_terms`);
+  }, 120_000);
+  const lookup = async (terms: string[]) => {
+    const out = new Map<string, TermRow>();
+    if (terms.length === 0) return out;
+    const rows = await release.pool.rows(`SELECT term, idf, projection FROM lsa_terms WHERE term IN (${terms.map(() => '?').join(', ')})`, terms);
+    for (const r of rows) out.set(String(r.term), { idf: Number(r.idf), row: r.projection as number[] });
+    return out;
+  };
+  return { entry, lsa: lsa ? new LsaEmbedder(entry.model, entry.dim, lookup) : null };
+}
+
+/** The query's embedder, or why there is none. */
+function queryEmbedder(v: Loaded): Embedder | string {
+  if (v.entry.provider === 'lsa') return v.lsa ?? `this release's ${v.entry.model} vectors have no embedding_terms to embed the query with`;
+  const s = endpoint();
+  if (!s) return `no embedding endpoint is configured for this release's model ${v.entry.model} (set EMBEDDING_URL)`;
+  if (s.model !== v.entry.model) return `the configured embedding model ${s.model} is not this release's model ${v.entry.model}`;
+  return client(s);
+}
+
+function failureReason(e: unknown, model: string): string {
+  if (e instanceof EmbeddingError) {
+    if (e.kind === 'timeout') return `the embedding endpoint timed out (${e.message}); model ${model}`;
+    if (e.kind === 'http') return `the embedding endpoint failed with HTTP ${e.status}; model ${model}`;
+    if (e.kind === 'network') return `the embedding endpoint is unreachable (${e.message}); model ${model}`;
+    return `the embedding endpoint gave an unusable answer (${e.message}); model ${model}`;
+  }
+  return `embedding the query failed (${(e as Error).message})`;
+}
+
+/**
+ * Hybrid ranking of pages: `lexical(depth)` is the BM25 ranking (the same as mode=lexical); the answer is either the
+ * fused ranking (`used: hybrid`) or the lexical one cut to `limit` with the reason.
+ */
+export async function hybridRank(release: Release, p: { q: string; kind?: string; limit: number } & YearRange, lexical: (depth: number) => Promise<Ranked>): Promise<Ranked & { retrieval: Retrieval }> {
+  const depth = Math.max(DEPTH, p.limit);
+  const fallback = async (reason: string, lex?: Ranked) => {
+    const l = lex ?? (await lexical(p.limit));
+    return { ids: l.ids.slice(0, p.limit), total: l.total, query: l.query, retrieval: { requested: 'hybrid' as const, used: 'lexical' as const, embeddingModel: null, semanticCoverage: 0, fallbackReason: reason } };
+  };
+  const vectors = await vectorsOf(release).catch((e) => new Error(`page embeddings could not be loaded (${(e as Error).message})`));
+  if (vectors instanceof Error) return fallback(vectors.message);
+  if (!vectors) return fallback(endpoint() ? 'this release has no page embeddings (the embedding endpoint is configured, but the pages were not embedded)' : 'this release has no page embeddings and no embedding endpoint is configured');
+  const embedder = queryEmbedder(vectors);
+  if (typeof embedder === 'string') return fallback(embedder);
+
+  const [lex, qv] = await Promise.all([lexical(depth), embedder.embed([p.q]).then((v) => v[0], (e: unknown) => failureReason(e, vectors.entry.model))]);
+  if (typeof qv === 'string') return fallback(qv, lex);
+  if (qv.length !== vectors.entry.dim) return fallback(`the embedding endpoint returned ${qv.length} dimensions, this release's vectors have ${vectors.entry.dim}`, lex);
+  if (isZero(qv)) return fallback(`none of the query's words is in the vocabulary of ${vectors.entry.model}`, lex);
+
+  // The vector ranking over every page under the filters; kept: its top `depth` and the lexical candidates.
+  const lexIds = lex.ids.map((r) => r.id);
+  const params: DuckDBValue[] = [arrayValue(Array.from(qv)), p.from, p.to];
+  let where = 'year BETWEEN ? AND ?';
+  if (p.kind) { where += ' AND kind = ?'; params.push(p.kind); }
+  params.push(depth, ...lexIds);
+  const sql = `
+    SELECT id, rank::INTEGER AS rank FROM (
+      SELECT page_id AS id, row_number() OVER (ORDER BY max(array_inner_product(v, $1::FLOAT[${vectors.entry.dim}])) DESC, page_id) AS rank
+      FROM vec_passages WHERE ${where} GROUP BY page_id)
+    WHERE rank <= ? ${lexIds.length ? `OR id IN (${lexIds.map(() => '?').join(', ')})` : ''}`;
+  const rows = await release.pool.with(async (c) => {
+    const types = params.map((_, i) => (i === 0 ? ARRAY(FLOAT, vectors.entry.dim) : undefined));
+    return (await c.runAndReadAll(positional(sql), params, types as never)).getRowObjectsJson();
+  });
+  const vecRank = new Map(rows.map((r) => [String(r.id), Number(r.rank)]));
+
+  const fused = new Map<string, number>();
+  lex.ids.forEach((r, i) => fused.set(r.id, 1 / (RRF_K + i + 1)));
+  for (const [id, rank] of vecRank) fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + rank));
+  const ranked = [...fused].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const covered = ranked.filter(([id]) => vecRank.has(id)).length;
+  return {
+    ids: ranked.slice(0, p.limit).map(([id, score]) => ({ id, score: Math.round(score * 1e6) / 1e6 })),
+    total: ranked.length,
+    query: lex.query,
+    retrieval: { requested: 'hybrid', used: 'hybrid', embeddingModel: vectors.entry.model, semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0, fallbackReason: null },
+  };
+}
+
+/** `$1` then `?`s: DuckDB wants one style, so every `?` becomes `$n` in order after `$1`. */
+function positional(sql: string): string {
+  let n = 1;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
