@@ -11,7 +11,7 @@ SINCE ?=
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve test typecheck bench clean fetch update corpus-synthetic fuzz
+.PHONY: install lake serve test typecheck bench clean fetch update corpus-synthetic fuzz soak
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -52,6 +52,10 @@ corpus-synthetic: install
 # N generated requests (default 100k) against a server over lake/current: counts by status; fails on any 5xx or broken rule.
 fuzz: install $(LAKE)/current
 	$(TSX) test/fuzz/run.ts
+
+# 60 s of mixed load at 32 connections with a release switch mid-way, then a 10-minute soak sampling server memory.
+soak: install
+	$(TSX) bench/soak.ts
 
 typecheck: install
 	npx tsc --noEmit
