@@ -18,6 +18,7 @@ import { Urls } from './urls.ts';
 export interface State {
   release: Release;
   urls: Urls;
+  lake: Lake;
   /** Every release this request holds (the current one, and a `release=` pin), let go when the response ends. */
   holds: Release[];
 }
@@ -51,6 +52,7 @@ export function createApp(config: Config, lake: Lake): Koa {
     const started = performance.now();
     const release = lake.acquire();
     (ctx.state as State).release = release;
+    (ctx.state as State).lake = lake;
     (ctx.state as State).holds = [release];
     (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`);
     ctx.set('X-Release-Id', release.id);

@@ -34,7 +34,8 @@ ORDER BY d.document_id`;
 const PROBLEMS = `SELECT p.document_id AS "documentId", p.page::INTEGER AS page, p.kind, p.detail, d.official_url || '#page=' || p.page AS "officialUrl"
   FROM problems p LEFT JOIN documents d USING (document_id) ORDER BY p.document_id, p.page, p.kind, p.detail`;
 
-export async function qualityReport(release: Release, urls: Urls) {
+/** `refused`: newer releases the server would not switch to, and why (a broken file, a checksum mismatch). */
+export async function qualityReport(release: Release, urls: Urls, refused: { release: string; reason: string; at: string }[] = []) {
   const m = release.manifest;
   const parser = typeof m.parser === 'string' ? m.parser : null;
   const [docs, problems, byKind, names, unresolvedNames, nameProblems] = await Promise.all([
@@ -67,6 +68,7 @@ export async function qualityReport(release: Release, urls: Urls) {
     schemaVersion: QUALITY_SCHEMA_VERSION,
     release: release.id,
     createdAt: m.createdAt,
+    refusedReleases: refused,
     totals: {
       documents: docs.length,
       ...Object.fromEntries(COUNTS.map((c) => [c, sum(docs, c)])),

@@ -87,7 +87,7 @@ export const dataEndpoints: Endpoint[] = [
     tag: 'data',
     params: 'params/none.json',
     response: 'quality-report.json',
-    handler: ({ release, urls }) => qualityReport(release, urls),
+    handler: ({ release, urls, ctx }) => qualityReport(release, urls, (ctx.state as State).lake.refused),
   },
   {
     path: '/api/releases',
