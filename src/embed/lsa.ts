@@ -17,12 +17,14 @@ export const LSA_VERSION = 'lsa-v1';
 export interface LsaOptions {
   dim?: number;
   seed?: number;
-  /** A term must occur in at least this many training passages (default 2). */
+  /** A term must occur in at least this many training passages (default 1: on a small corpus even a rare word places a passage). */
   minDf?: number;
   /** Vocabulary cap, the most frequent terms first (default 30000). */
   maxTerms?: number;
   oversample?: number;
   powerIterations?: number;
+  /** Each dimension scaled by σ^sigmaPower (0: plain right singular vectors). */
+  sigmaPower?: number;
 }
 
 export interface LsaModel {
@@ -158,7 +160,7 @@ function symmetricEigen(m: Float64Array[], n: number): { values: number[]; vecto
  * passages, the `maxTerms` most frequent (ties by term). idf = ln((1 + N) / (1 + df)) + 1.
  */
 export function trainLsa(passages: string[][], options: LsaOptions = {}): LsaModel {
-  const params = { dim: 256, seed: 1, minDf: 2, maxTerms: 30000, oversample: 16, powerIterations: 2, ...options };
+  const params = { dim: 256, seed: 1, minDf: 1, maxTerms: 30000, oversample: 16, powerIterations: 2, sigmaPower: 0, ...options };
   const n = passages.length;
   const df = new Map<string, number>();
   for (const p of passages) for (const t of new Set(p)) df.set(t, (df.get(t) ?? 0) + 1);
@@ -203,7 +205,7 @@ export function trainLsa(passages: string[][], options: LsaOptions = {}): LsaMod
     }
     let big = 0;
     for (let t = 0; t < vocab.length; t++) if (Math.abs(column[t]) > Math.abs(big)) big = column[t];
-    const scale = (big < 0 ? -1 : 1) / sigma;
+    const scale = ((big < 0 ? -1 : 1) / sigma) * sigma ** params.sigmaPower;
     for (let t = 0; t < vocab.length; t++) projection[t * params.dim + r] = column[t] * scale;
   }
   const hash = createHash('sha256').update(`${LSA_VERSION}\n${JSON.stringify(params)}\n${vocab.join('\n')}\n`)

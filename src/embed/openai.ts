@@ -95,8 +95,8 @@ export class OpenAIEmbedder implements Embedder {
     }
     if (!res.ok) {
       const err = new EmbeddingError('http', `embedding endpoint answered HTTP ${res.status}`, res.status) as EmbeddingError & { retryAfterMs?: number };
-      const ra = Number(res.headers.get('retry-after'));
-      if (Number.isFinite(ra) && ra >= 0) err.retryAfterMs = ra * 1000;
+      const ra = res.headers.get('retry-after');
+      if (ra !== null && /^\d+$/.test(ra.trim())) err.retryAfterMs = Number(ra) * 1000;
       throw err;
     }
     const data = (body as { data?: { index?: number; embedding?: unknown }[] })?.data;

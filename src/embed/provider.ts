@@ -19,6 +19,7 @@ export type EmbeddingFailure = 'timeout' | 'http' | 'network' | 'invalid-respons
 export class EmbeddingError extends Error {
   constructor(readonly kind: EmbeddingFailure, message: string, readonly status: number | null = null) {
     super(message);
+    this.name = 'EmbeddingError';
   }
 }
 

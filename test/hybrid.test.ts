@@ -1,0 +1,179 @@
+// Hybrid retrieval (issue 10): built-in LSA page embeddings in a release built from the real corpus, mode=hybrid
+// through the real server, the judged set, reuse across releases, and the OpenAI-compatible client against a real
+// HTTP server on loopback (the built-in embedder behind node:http), with a 500 and a timeout falling back to lexical.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import t from 'tap';
+import { judgedLake, judgedMetrics } from '../bench/judged.ts';
+import { attachEmbeddings } from '../pipelines/embed/attach.ts';
+import { passagesOf } from '../pipelines/embed/stage.ts';
+import { LsaEmbedder, type TermRow } from '../src/embed/lsa.ts';
+import { OpenAIEmbedder } from '../src/embed/openai.ts';
+import { configureEmbedding } from '../src/queries/vectors.ts';
+import { start } from '../src/server.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, startFixtureServer, testConfig } from './fixture.ts';
+
+const { lake, releaseId } = await judgedLake();
+const releaseDir = join(lake, 'releases', releaseId);
+const running = await start(testConfig({ lakeDir: lake }));
+t.teardown(() => running.close());
+const search = async (base: string, qs: string) => {
+  const r = await get(`${base}/api/search?${qs}`);
+  t.equal(r.status, 200, `GET /api/search?${qs}`);
+  t.equal(schemaErrors('search-response.json', r.json), '', 'valid SearchResponse');
+  return r.json;
+};
+const ids = (body: any) => body.results.map((r: any) => r.id);
+
+t.test('mode=hybrid uses the release\'s built-in model', async (t) => {
+  const body = await search(running.url, 'q=emergency%20shelter%20for%20people%20sleeping%20on%20the%20street&mode=hybrid');
+  t.equal(body.retrieval.requested, 'hybrid');
+  t.equal(body.retrieval.used, 'hybrid');
+  t.match(body.retrieval.embeddingModel, /^lsa-256@[0-9a-f]{12}$/);
+  t.equal(body.retrieval.fallbackReason, null);
+  t.ok(body.retrieval.semanticCoverage > 0.9 && body.retrieval.semanticCoverage <= 1, `coverage ${body.retrieval.semanticCoverage}`);
+  t.equal(body.returned, 20);
+  for (let i = 1; i < body.results.length; i++) t.ok(body.results[i - 1].score >= body.results[i].score, 'ranked by fused score');
+  const lexical = await search(running.url, 'q=emergency%20shelter%20for%20people%20sleeping%20on%20the%20street');
+  t.same([lexical.retrieval.used, lexical.retrieval.fallbackReason, lexical.retrieval.embeddingModel], ['lexical', null, null], 'lexical stays lexical');
+});
+
+t.test('hybrid keeps the year and kind filters', async (t) => {
+  const y = await search(running.url, 'q=housing%20for%20poor%20families&mode=hybrid&year=2017&kind=agenda&limit=50');
+  t.equal(y.retrieval.used, 'hybrid');
+  t.ok(y.results.length > 10);
+  t.ok(y.results.every((r: any) => r.year === 2017 && r.kind === 'agenda'), 'only 2017 agendas');
+  const m = await search(running.url, 'q=housing%20for%20poor%20families&mode=hybrid&kind=minutes&limit=50');
+  t.ok(m.results.length > 0 && m.results.every((r: any) => r.kind === 'minutes'), 'only minutes');
+});
+
+t.test('a query the model has no words for falls back to lexical with the reason', async (t) => {
+  const body = await search(running.url, 'q=160965&mode=hybrid');
+  t.equal(body.retrieval.used, 'lexical');
+  t.match(body.retrieval.fallbackReason, /vocabulary of lsa-256@/);
+  const lexical = await search(running.url, 'q=160965');
+  t.same(ids(body), ids(lexical), 'the lexical answer');
+});
+
+t.test('judged set: hybrid is not worse than lexical, and better where the words differ', async (t) => {
+  const r = await judgedMetrics(running.url);
+  t.ok(r.queries >= 30, `${r.queries} judged queries`);
+  t.same(r.fallbacks, [], 'every judged query used hybrid');
+  t.ok(r.hybrid.ndcg10 >= r.lexical.ndcg10, `nDCG@10 hybrid ${r.hybrid.ndcg10} >= lexical ${r.lexical.ndcg10}`);
+  t.ok(r.hybrid.recall20 >= r.lexical.recall20, `recall@20 hybrid ${r.hybrid.recall20} >= lexical ${r.lexical.recall20}`);
+  t.ok(r.hybrid.ndcg10 + r.hybrid.recall20 > r.lexical.ndcg10 + r.lexical.recall20, 'strictly better overall');
+  const rescued = r.perQuery.filter((p) => p.lexical.recall20 === 0 && p.hybrid.recall20 > 0);
+  t.ok(rescued.length >= 1, `queries lexical search misses entirely that hybrid finds: ${rescued.map((p) => p.id).join(', ')}`);
+});
+
+t.test('a release without embeddings reports the lexical fallback', async (t) => {
+  const plain = await startFixtureServer();
+  t.teardown(() => plain.close());
+  const body = await search(plain.url, 'q=supervisor&mode=hybrid&limit=3');
+  t.same([body.retrieval.requested, body.retrieval.used, body.retrieval.semanticCoverage], ['hybrid', 'lexical', 0]);
+  t.match(body.retrieval.fallbackReason, /no page embeddings/);
+});
+
+t.test('the stage: passages, reuse by content hash, same release for the same input', async (t) => {
+  const long = { page_id: 'x-p1', year: 2017, kind: 'agenda', indexed: true, text: Array.from({ length: 700 }, (_, i) => `w${i}`).join(' ') };
+  const ps = passagesOf(long);
+  t.same(ps.map((p) => [p.passage, p.text.split(' ').length]), [[1, 300], [2, 300], [3, 200]], 'windows of 300 words, 50 overlapping');
+  t.equal(passagesOf({ ...long, text: 'short page' }).length, 1);
+  const again = await attachEmbeddings(releaseDir, lake, { previousReleaseDir: releaseDir, quiet: true });
+  t.equal(again.releaseId, releaseId, 'the same release');
+  t.equal(again.embeddings.embedded, 0, 'nothing re-embedded');
+  t.equal(again.embeddings.reused, again.embeddings.passages);
+});
+
+/** The release's LSA model behind an OpenAI-compatible endpoint, with switchable failures. */
+async function loopbackEndpoint() {
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  const lsa = new LsaEmbedder('loopback-lsa', 256, async (terms) => {
+    const out = new Map<string, TermRow>();
+    if (!terms.length) return out;
+    const r = await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet('${join(releaseDir, 'embedding_terms.parquet')}') WHERE term IN (${terms.map(() => '?').join(', ')})`, terms);
+    for (const [term, idf, row] of r.getRowsJson() as [string, number, number[]][]) out.set(term, { idf, row });
+    return out;
+  });
+  const state = { mode: 'ok' as 'ok' | '500' | 'slow' | 'flaky', requests: 0, auth: [] as (string | undefined)[], pending: new Set<ServerResponse>() };
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    state.requests++;
+    state.auth.push(req.headers.authorization);
+    if (req.method !== 'POST' || req.url !== '/v1/embeddings') { res.writeHead(404).end(); return; }
+    if (state.mode === '500' || (state.mode === 'flaky' && state.requests % 2 === 1)) { res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}'); return; }
+    if (state.mode === 'slow') { state.pending.add(res); return; } // never answers; closed at teardown
+    const { input, model } = JSON.parse(body);
+    const vectors = await lsa.embed(input);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model, data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: Array.from(v) })) }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return { url, state, close: () => new Promise<void>((r) => { for (const res of state.pending) res.destroy(); server.close(() => r()); server.closeAllConnections(); }) };
+}
+
+t.test('OpenAI-compatible endpoint on loopback: build, query, 500 and timeout fall back', async (t) => {
+  const ep = await loopbackEndpoint();
+  t.teardown(ep.close);
+  const tmp = await mkdtemp(join(tmpdir(), 'hybrid-endpoint-'));
+  t.teardown(() => rm(tmp, { recursive: true, force: true }));
+
+  // The client: batches, bearer key, retry on a transient 500, no retry on a 404.
+  ep.state.mode = 'flaky';
+  ep.state.requests = 0;
+  const client = new OpenAIEmbedder({ url: ep.url, model: 'loopback-lsa', key: 'sekrit', batchSize: 2, backoffMs: 1 });
+  const vs = await client.embed(['roof gardens', 'homeless shelter', 'airport lease']);
+  t.equal(vs.length, 3);
+  t.equal(client.dim, 256);
+  t.equal(ep.state.requests, 4, 'two batches, each retried once after a 500');
+  t.equal(ep.state.auth.at(-1), 'Bearer sekrit');
+  const missing = new OpenAIEmbedder({ url: `${ep.url}/nope/embeddings`, model: 'm', retries: 3, backoffMs: 1 });
+  ep.state.requests = 0;
+  await t.rejects(missing.embed(['x']), { name: 'EmbeddingError', kind: 'http', status: 404 });
+  t.equal(ep.state.requests, 1, 'a 404 is not retried');
+
+  // A release embedded through the endpoint.
+  ep.state.mode = 'ok';
+  const source = await realpath(join(FIXTURE_LAKE, 'releases', await fixtureRelease()));
+  const built = await attachEmbeddings(source, tmp, { provider: new OpenAIEmbedder({ url: ep.url, model: 'loopback-lsa', batchSize: 128 }), quiet: true });
+  t.same([built.embeddings.provider, built.embeddings.model, built.embeddings.dim], ['openai-compatible', 'loopback-lsa', 256]);
+  t.equal(built.embeddings.embedded, built.embeddings.passages);
+
+  const server = await start(testConfig({ lakeDir: tmp }));
+  t.teardown(() => server.close());
+  t.teardown(() => configureEmbedding(undefined));
+  const q = 'q=emergency%20shelter%20for%20people%20sleeping%20on%20the%20street&mode=hybrid';
+  const lexical = await search(server.url, q.replace('hybrid', 'lexical'));
+
+  configureEmbedding(null);
+  let body = await search(server.url, q);
+  t.same([body.retrieval.used, body.retrieval.embeddingModel], ['lexical', null]);
+  t.match(body.retrieval.fallbackReason, /no embedding endpoint is configured for this release's model loopback-lsa/);
+
+  configureEmbedding({ url: ep.url, model: 'another-model', key: null, batchSize: 64, timeoutMs: 5000, retries: 0 });
+  body = await search(server.url, q);
+  t.match(body.retrieval.fallbackReason, /another-model is not this release's model loopback-lsa/);
+
+  configureEmbedding({ url: ep.url, model: 'loopback-lsa', key: null, batchSize: 64, timeoutMs: 5000, retries: 2 });
+  body = await search(server.url, q);
+  t.same([body.retrieval.used, body.retrieval.embeddingModel, body.retrieval.fallbackReason], ['hybrid', 'loopback-lsa', null]);
+  t.ok(body.retrieval.semanticCoverage > 0);
+
+  ep.state.mode = '500';
+  body = await search(server.url, q);
+  t.same([body.retrieval.used, body.retrieval.semanticCoverage], ['lexical', 0]);
+  t.match(body.retrieval.fallbackReason, /failed with HTTP 500/);
+  t.same(ids(body), ids(lexical), 'the lexical answer');
+
+  ep.state.mode = 'slow';
+  configureEmbedding({ url: ep.url, model: 'loopback-lsa', key: null, batchSize: 64, timeoutMs: 200, retries: 2 });
+  body = await search(server.url, q);
+  t.equal(body.retrieval.used, 'lexical');
+  t.match(body.retrieval.fallbackReason, /timed out/);
+  t.same(ids(body), ids(lexical), 'the lexical answer');
+});
