@@ -16,6 +16,9 @@ import { loadLegislativeFiles } from './publish/legislative-files.ts';
 import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
 import { copyOut, loadRows } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
+import { embeddingFromEnv } from '../src/config.ts';
+import { OpenAIEmbedder } from '../src/embed/openai.ts';
+import { embedPages } from './embed/stage.ts';
 import { loadRoster } from './enrich/supervisors.ts';
 import { parseDocument } from './parse/document.ts';
 import { COLUMNS, commentRow, itemRow, positionRow, problemRow, rollCallRow, supervisorRow, type Table } from './publish/rows.ts';
@@ -34,6 +37,8 @@ export interface BuildOptions {
   quiet?: boolean;
   /** Diff against the lake's current release and carry its change log forward (default); false starts a new history. */
   history?: boolean;
+  /** Embed page passages for hybrid search (default true; `EMBED=0` turns it off). */
+  embed?: boolean;
 }
 
 export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number; changes: ChangeCounts }
@@ -175,6 +180,8 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       await writeBm25(db, `${name}_source`, name, join(staged, 'index'));
       bar?.tick();
     }
+    const endpoint = embeddingFromEnv(process.env);
+    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pageRows, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
     await rm(scratch, { recursive: true, force: true });
 
     const files: FileEntry[] = [];
@@ -214,6 +221,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       parser: PARSER,
       previousRelease: previous?.id ?? null,
       changes,
+      embeddings,
       tables,
       problems: Object.fromEntries([...new Set(problems.map((p) => p.kind))].sort().map((k) => [k, problems.filter((p) => p.kind === k).length])),
     });
@@ -235,7 +243,7 @@ const FS_ERRORS: Record<string, string> = {
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('pipelines/build.ts')) {
   const corpus = resolve(process.env.CORPUS || '../shared/corpus');
   const lake = resolve(process.env.LAKE || 'lake');
-  buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined })
+  buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined, embed: process.env.EMBED !== '0' })
     .catch((e) => {
       const code = (e as NodeJS.ErrnoException).code ?? '';
       const message = e instanceof SourceError ? e.message

@@ -15,7 +15,9 @@ import { LsaEmbedder, type TermRow } from '../src/embed/lsa.ts';
 import { OpenAIEmbedder } from '../src/embed/openai.ts';
 import { configureEmbedding } from '../src/queries/vectors.ts';
 import { start } from '../src/server.ts';
-import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, startFixtureServer, testConfig } from './fixture.ts';
+import { buildRelease } from '../pipelines/build.ts';
+import { makeCorpus, newLake } from './corpora.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
 
 const { lake, releaseId } = await judgedLake();
 const releaseDir = join(lake, 'releases', releaseId);
@@ -71,7 +73,9 @@ t.test('judged set: hybrid is not worse than lexical, and better where the words
 });
 
 t.test('a release without embeddings reports the lexical fallback', async (t) => {
-  const plain = await startFixtureServer();
+  const lake = await newLake();
+  await buildRelease({ corpus: await makeCorpus(['bag110116_minutes.pdf']), lake, cacheDir: join(ROOT, '.cache', 'extract'), quiet: true, embed: false });
+  const plain = await start(testConfig({ lakeDir: lake }));
   t.teardown(() => plain.close());
   const body = await search(plain.url, 'q=supervisor&mode=hybrid&limit=3');
   t.same([body.retrieval.requested, body.retrieval.used, body.retrieval.semanticCoverage], ['hybrid', 'lexical', 0]);

@@ -39,7 +39,7 @@ export async function evidenceBundle(release: Release, urls: Urls, p: { q: strin
     voter
       ? searchItems(release, urls, { q: words, voter: voter.fullName, position: i.recordedPosition ?? undefined, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT })
       : null,
-    searchPages(release, urls, { q: words, ...years, limit: LIMIT, mode: 'lexical' }),
+    searchPages(release, urls, { q: words, ...years, limit: LIMIT, mode: release.has('page_embeddings') ? 'hybrid' : 'lexical' }),
     i.commentIntent ? searchComments(release, urls, { q: words, ...years, limit: LIMIT }) : null,
   ]);
   const votesShown = votes !== null && votes.total > 0;
