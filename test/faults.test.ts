@@ -1,7 +1,7 @@
 // Faults: a broken new release is refused while the old one keeps serving; a pipeline killed anywhere leaves the
 // current release intact; an unwritable or full lake gives a clear error; SIGTERM drains requests in flight.
 import { execFileSync, spawn } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, readlink, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, truncate, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,22 +10,14 @@ import { buildRelease } from '../pipelines/build.ts';
 import { pointCurrent } from '../pipelines/publish/release.ts';
 import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
-import { CORPUS, get, ROOT, testConfig } from './fixture.ts';
+import { makeCorpus } from './corpora.ts';
+import { get, ROOT, testConfig } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');
 const settings = { poolSize: 1, queueLimit: 8, queryTimeoutMs: 10000 };
 
-/** A corpus of the named PDFs with their manifest rows. */
-async function corpusOf(names: string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
-  await cp(join(CORPUS, 'pdfs'), join(dir, 'pdfs'), { recursive: true, filter: (src) => !src.endsWith('.pdf') || names.some((n) => src.endsWith(n)) });
-  const rows = (await readFile(join(CORPUS, 'MANIFEST.tsv'), 'utf8')).split('\n').filter((l, i) => i === 0 || names.some((n) => l.includes(n)));
-  await writeFile(join(dir, 'MANIFEST.tsv'), rows.join('\n') + '\n');
-  return dir;
-}
-
-const small = await corpusOf(['bag110116_minutes.pdf', 'bag111516_agenda.pdf']);
-const other = await corpusOf(['bag110116_minutes.pdf', 'bag112916_agenda.pdf']);
+const small = await makeCorpus(['bag110116_minutes.pdf', 'bag111516_agenda.pdf']);
+const other = await makeCorpus(['bag110116_minutes.pdf', 'bag112916_agenda.pdf']);
 
 t.test('a new release with a broken file is refused; the previous one keeps serving and health says why', async (t) => {
   const breakages: [string, (file: string) => Promise<void>, RegExp][] = [

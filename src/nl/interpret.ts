@@ -1,15 +1,11 @@
 // A whole question → the filters it implies (spec 2.1 `interpretation`): years, the supervisor named (date-aware),
 // the recorded position asked about, final-only, intents, and the search words that are left. Deterministic rules, no
 // model: every inferred filter is reported with the words it came from, so a reader can check it.
+import type { Supervisor } from '../queries/supervisors.ts';
 import { distance } from '../text/analysis.ts';
 
-export interface RosterEntry {
-  id: string;
-  fullName: string;
-  surname: string;
-  district: number | null;
-  termFrom: string;
-  termTo: string | null;
+/** A supervisor with the other spellings recorded for them. */
+export interface RosterEntry extends Supervisor {
   variants?: string[];
 }
 
