@@ -48,7 +48,12 @@ export async function deriveQueries(release: Release, perClass: number): Promise
   const byTerm = new Map<string, string>();
   for (const [w, t] of [...wordDf].sort()) if (!byTerm.has(t)) byTerm.set(t, w);
   const cand = [...byTerm].map(([t, w]) => ({ w, t, df: df.get(t) ?? 0 })).filter((c) => c.df > 0);
-  const rare = spread(cand.filter((c) => c.df >= 2 && c.df <= Math.max(3, numDocs * 0.001)).sort((a, b) => a.df - b.df || a.w.localeCompare(b.w)), perClass);
+  // Rare terms straight from the dictionary (the sampled pages hold few): word-like terms the analyser maps to
+  // themselves, in at most 0.1% of pages (at least 3), in a stable order.
+  const rareRows = await rows(`SELECT term, df::BIGINT AS df FROM page_terms WHERE df <= ? AND regexp_full_match(term, '[a-z]{5,}')
+    ORDER BY md5(term) LIMIT 200`, [Math.max(3, Math.floor(numDocs * 0.001))]);
+  const rare = rareRows.map((r) => ({ w: String(r.term), t: String(r.term), df: Number(r.df) }))
+    .filter((c) => terms(c.w).length === 1 && terms(c.w)[0] === c.t).slice(0, perClass);
   const commonPool = cand.filter((c) => c.df >= numDocs * 0.05 && c.df <= numDocs * 0.5).sort((a, b) => b.df - a.df || a.w.localeCompare(b.w));
   const common = spread(commonPool, perClass);
   const multi = Array.from({ length: perClass }, (_, i) => [0, 1, 2].map((j) => commonPool[(i * 3 + j * 5) % Math.max(1, commonPool.length)]?.w).filter(Boolean).join(' '));

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -399,6 +399,8 @@ export interface ScaleResult {
   server: { rssAfterStartMb: number; peakRssMb: number };
   missing: string[];
   failures: string[];
+  /** 1-minute load average when the scale started and ended: other work on the machine skews every number. */
+  loadavg: { start: number; end: number };
 }
 
 function dirBytes(dir: string): number {
@@ -412,6 +414,7 @@ function dirBytes(dir: string): number {
 }
 
 async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> {
+  const loadStart = round(loadavg()[0]);
   const work = o.smoke ? join(o.work, 'smoke') : join(o.work, `scale-${scale}`);
   mkdirSync(work, { recursive: true });
   const corpus = ensureCorpus(o, scale);
@@ -492,7 +495,7 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
       corpus: { dir: corpus.dir, documents: pdfs.length, pages: pdfs.reduce((n, p) => n + p.pages, 0), generatedMs: corpus.generatedMs },
       release: { id: release.id, dir: rel.dir, reused: rel.reused, bytes: dirBytes(rel.dir) },
       pipeline: rel.build, queries: set, search, engine, fts5Build: { pages: fts.pages, ms: Math.round(fts.ms) }, endpoints, snapshots,
-      load: loadResult, server: { rssAfterStartMb, peakRssMb }, missing, failures,
+      load: loadResult, server: { rssAfterStartMb, peakRssMb }, missing, failures, loadavg: { start: loadStart, end: round(loadavg()[0]) },
     };
   } finally {
     release.retire();
@@ -543,6 +546,7 @@ export function table(r: BenchResults): string {
     out.push('');
     if (s.load) out.push(`load (${s.load.tool}, ${s.load.connections} connections, ${s.load.seconds} s, mixed): ${s.load.rps} req/s, p50 ${f(s.load.p50)} ms, p99 ${f(s.load.p99)} ms, non-2xx ${s.load.non2xx}, errors ${s.load.errors}`);
     out.push(`server RSS: ${s.server.rssAfterStartMb} MB after start, peak ${s.server.peakRssMb} MB; release ${(s.release.bytes / 2 ** 20).toFixed(1)} MB on disk; FTS5 index built in ${f(s.fts5Build.ms / 1000)} s`);
+    out.push(`machine load average (1 min): ${s.loadavg.start} at start, ${s.loadavg.end} at end (${r.machine.cpus} CPUs)`);
     if (s.missing.length) out.push(`not measured (not in this build): ${s.missing.join(', ')}`);
     if (s.failures.length) out.push(`FAILURES:\n  ${s.failures.join('\n  ')}`);
   }
