@@ -8,15 +8,17 @@ export class QueryTimeout extends Error {}
 
 export type Row = Record<string, unknown>;
 
+const INTERRUPT_GRACE_MS = 1000;
+
 export class Pool {
   private idle: DuckDBConnection[] = [];
   private waiting: ((c: DuckDBConnection) => void)[] = [];
   private all: DuckDBConnection[] = [];
 
-  private constructor(private readonly timeoutMs: number) {}
+  private constructor(private readonly instance: DuckDBInstance, private readonly timeoutMs: number) {}
 
   static async open(instance: DuckDBInstance, size: number, timeoutMs: number, setup: string): Promise<Pool> {
-    const pool = new Pool(timeoutMs);
+    const pool = new Pool(instance, timeoutMs);
     for (let i = 0; i < size; i++) {
       const c = await instance.connect();
       if (setup) await c.run(setup);
@@ -43,20 +45,45 @@ export class Pool {
     return this.with(async (c) => (await c.runAndReadAll(sql, params)).getRowObjectsJson() as Row[]);
   }
 
-  /** Runs `fn` with a connection held, interrupting its query when the time limit passes. */
+  /**
+   * Runs `fn` with a connection held, interrupting its query when the time limit passes. A query that does not come
+   * back within a short grace after the interrupt is abandoned with its connection, which a fresh one replaces, so
+   * no request can wait forever.
+   */
   async with<T>(fn: (c: DuckDBConnection) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
     const c = await this.acquire();
     let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; c.interrupt(); }, timeoutMs);
+    let running = true;
+    let grace: NodeJS.Timeout | undefined;
+    let abandon: (e: Error) => void = () => {};
+    const abandoned = new Promise<never>((_, reject) => { abandon = reject; });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      c.interrupt();
+      grace = setTimeout(() => abandon(new QueryTimeout(`query exceeded ${timeoutMs} ms`)), INTERRUPT_GRACE_MS);
+    }, timeoutMs);
+    const work = fn(c).finally(() => { running = false; });
     try {
-      return await fn(c);
+      return await Promise.race([work, abandoned]);
     } catch (e) {
       if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
       throw e;
     } finally {
       clearTimeout(timer);
-      this.release(c);
+      clearTimeout(grace);
+      if (running) {
+        work.catch(() => {});
+        this.replace(c);
+      } else this.release(c);
     }
+  }
+
+  private replace(stuck: DuckDBConnection): void {
+    this.all = this.all.filter((x) => x !== stuck);
+    void this.instance.connect().then((c) => {
+      this.all.push(c);
+      this.release(c);
+    });
   }
 
   /**
