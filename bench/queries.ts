@@ -49,9 +49,10 @@ export async function deriveQueries(release: Release, perClass: number): Promise
   for (const [w, t] of [...wordDf].sort()) if (!byTerm.has(t)) byTerm.set(t, w);
   const cand = [...byTerm].map(([t, w]) => ({ w, t, df: df.get(t) ?? 0 })).filter((c) => c.df > 0);
   // Rare terms straight from the dictionary (the sampled pages hold few): word-like terms the analyser maps to
-  // themselves, in at most 0.1% of pages (at least 3), in a stable order.
-  const rareRows = await rows(`SELECT term, df::BIGINT AS df FROM page_terms WHERE df <= ? AND regexp_full_match(term, '[a-z]{5,}')
-    ORDER BY md5(term) LIMIT 200`, [Math.max(3, Math.floor(numDocs * 0.001))]);
+  // themselves, in at most 0.1% of pages, in a stable order; where the vocabulary has none that rare (the synthetic
+  // generator's words all recur), the least frequent words instead (their df is in results.json).
+  const rareRows = await rows(`SELECT term, df::BIGINT AS df FROM page_terms WHERE regexp_full_match(term, '[a-z]{5,}')
+    ORDER BY least(df, ?), md5(term) LIMIT 200`, [Math.max(3, Math.floor(numDocs * 0.001))]);
   const rare = rareRows.map((r) => ({ w: String(r.term), t: String(r.term), df: Number(r.df) }))
     .filter((c) => terms(c.w).length === 1 && terms(c.w)[0] === c.t).slice(0, perClass);
   const commonPool = cand.filter((c) => c.df >= numDocs * 0.05 && c.df <= numDocs * 0.5).sort((a, b) => b.df - a.df || a.w.localeCompare(b.w));
@@ -70,7 +71,7 @@ export async function deriveQueries(release: Release, perClass: number): Promise
     'file number': fileNumbers.map((q) => ({ q })),
     'year+kind filtered': multi.map((q, i) => ({ q, year: years[i % years.length], kind: i % 2 ? 'agenda' : 'minutes' })),
   };
-  return { numDocs, search, df: Object.fromEntries([...rare, ...commonPool.slice(0, 30)].map((c) => [c.w, c.df])), fileNumbers, voters, years, pageIds };
+  return { numDocs, search, df: Object.fromEntries([...rare, ...common].map((c) => [c.w, c.df])), fileNumbers, voters, years, pageIds };
 }
 
 export function searchPath(s: SearchQuery): string {
