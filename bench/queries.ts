@@ -52,7 +52,7 @@ export async function deriveQueries(release: Release, perClass: number): Promise
   // themselves, in at most 0.1% of pages, in a stable order; where the vocabulary has none that rare (the synthetic
   // generator's words all recur), the least frequent words instead (their df is in results.json).
   const rareRows = await rows(`SELECT term, df::BIGINT AS df FROM page_terms WHERE regexp_full_match(term, '[a-z]{5,}')
-    ORDER BY least(df, ?), md5(term) LIMIT 200`, [Math.max(3, Math.floor(numDocs * 0.001))]);
+    ORDER BY greatest(df, ?), md5(term) LIMIT 200`, [Math.max(3, Math.floor(numDocs * 0.001))]);
   const rare = rareRows.map((r) => ({ w: String(r.term), t: String(r.term), df: Number(r.df) }))
     .filter((c) => terms(c.w).length === 1 && terms(c.w)[0] === c.t).slice(0, perClass);
   const commonPool = cand.filter((c) => c.df >= numDocs * 0.05 && c.df <= numDocs * 0.5).sort((a, b) => b.df - a.df || a.w.localeCompare(b.w));
