@@ -5,11 +5,11 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { ANALYSIS, terms } from '../src/text/analysis.ts';
+import { ANALYSIS } from '../src/text/analysis.ts';
 import { cachedPages } from './extract/cache.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
 import { splitRunning, type PageText } from './extract/pages.ts';
-import { writeBm25 } from './index/bm25.ts';
+import { writeBm25, type IndexDoc } from './index/bm25.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
@@ -169,15 +169,13 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const changes = await writeChanges(db, previous, staged);
     bar?.tick();
     await mkdir(join(staged, 'index'), { recursive: true });
-    const collections: [string, { doc_id: string; year: number; kind: string; text: string; indexed?: boolean }[]][] = [
+    const collections: [string, IndexDoc[]][] = [
       ['page', pageRows.filter((p) => p.indexed).map((p) => ({ doc_id: p.page_id, year: p.year, kind: p.kind, text: p.text }))],
       ['item', parsed.flatMap(({ result }) => result.items.map((i) => ({ doc_id: i.id, year: i.year, kind: i.kind, text: i.text })))],
       ['comment', parsed.flatMap(({ source, result }) => result.comments.map((c) => ({ doc_id: c.id, year: c.year, kind: source.kind, text: `${c.speaker}\n${c.statement}` })))],
     ];
     for (const [name, docsOf] of collections) {
-      await loadRows(db, scratch, `${name}_source`, { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]' },
-        docsOf.map((d) => ({ doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text) })));
-      await writeBm25(db, `${name}_source`, name, join(staged, 'index'));
+      await writeBm25(db, scratch, name, join(staged, 'index'), docsOf);
       bar?.tick();
     }
     const endpoint = embeddingFromEnv(process.env);
@@ -187,10 +185,10 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const files: FileEntry[] = [];
     for (const path of await listFiles(staged)) {
       const rel = relative(staged, path);
-      const rows = Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet('${path.replace(/'/g, "''")}')`)).getRows()[0][0]);
+      const rows = path.endsWith('.parquet') ? Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet('${path.replace(/'/g, "''")}')`)).getRows()[0][0]) : 0;
       files.push({ path: rel, sha256: await sha256Of(path), bytes: statSync(path).size, rows });
     }
-    bar?.done(`${files.length} Parquet files`);
+    bar?.done(`${files.length} files`);
     db.closeSync();
     instance.closeSync();
 
@@ -206,7 +204,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const createdAt = opts.createdAt ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : new Date().toISOString());
     const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
     for (const f of files) {
-      const table = f.path.startsWith('index/') ? f.path.slice(6).replace(/\.parquet$/, '') : f.path.split('/')[0].replace(/\.parquet$/, '');
+      const table = (f.path.startsWith('index/') ? f.path.slice(6) : f.path.split('/')[0]).replace(/\.(parquet|bin)$/, '');
       (tables[table] ??= { files: [], rows: 0 }).files.push(f);
       tables[table].rows += f.rows;
     }

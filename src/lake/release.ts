@@ -69,6 +69,7 @@ export class Release {
     const setup = await instance.connect();
     try {
       for (const [name, table] of Object.entries(manifest.tables)) {
+        if (!table.files.every((f) => f.path.endsWith('.parquet'))) continue; // a text store, read by offset (src/queries/texts.ts)
         await setup.run(viewSql(dir, name, table.files));
         // Reading the footers proves each file is Parquet and holds the rows the manifest promises.
         const rows = Number((await setup.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => quote(join(dir, f.path))).join(', ')}])`)).getRows()[0][0]);
@@ -82,6 +83,19 @@ export class Release {
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs, '');
     return new Release(manifest.releaseId, dir, manifest, pool, instance);
+  }
+
+  private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();
+
+  /** Something derived once per release (a file handle, an in-memory table), disposed when the release closes. */
+  memo<T>(key: string, make: () => Promise<T>, dispose?: (value: T) => void): Promise<T> {
+    let m = this.memos.get(key);
+    if (!m) {
+      m = { value: make(), dispose };
+      m.value.catch(() => this.memos.delete(key));
+      this.memos.set(key, m);
+    }
+    return m.value as Promise<T>;
   }
 
   has(table: string): boolean {
@@ -107,6 +121,7 @@ export class Release {
   private close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const m of this.memos.values()) if (m.dispose) void m.value.then(m.dispose, () => {});
     this.pool.close();
     this.instance.closeSync();
   }

@@ -6,6 +6,7 @@ import { BadRequest } from '../http/errors.ts';
 import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
+import { textsById } from './texts.ts';
 import { resolveVoter, type Supervisor } from './supervisors.ts';
 
 export type Position = 'aye' | 'no' | 'absent' | 'excused';
@@ -43,11 +44,12 @@ const extracted = (r: Row) => ({
 
 const rollCall = ({ itemId, ...r }: Row) => r;
 
-export async function itemsById(release: Release, ids: string[]): Promise<Map<string, Row>> {
+/** Item rows with their roll calls; `withText: false` leaves the block text out (search reads it from the text store). */
+export async function itemsById(release: Release, ids: string[], withText = true): Promise<Map<string, Row>> {
   if (ids.length === 0) return new Map();
   const marks = ids.map(() => '?').join(', ');
   const [items, rolls] = await Promise.all([
-    release.pool.rows(`SELECT ${ITEM_COLUMNS} FROM items i WHERE i.item_id IN (${marks})`, ids),
+    release.pool.rows(`SELECT ${withText ? ITEM_COLUMNS : ITEM_COLUMNS.replace('i.text,', "'' AS text,")} FROM items i WHERE i.item_id IN (${marks})`, ids),
     release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ORDER BY r.item_id, r.sequence`, ids),
   ]);
   const byId = new Map(items.map((r) => [String(r.id), { ...r, rollCalls: [] as Row[] }]));
@@ -82,7 +84,8 @@ export async function searchItems(release: Release, urls: Urls, p: ItemSearchPar
     SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ?`, params);
 
-  const records = await itemsById(release, ranked.map((r) => String(r.item_id)));
+  const ids = ranked.map((r) => String(r.item_id));
+  const [records, texts] = await Promise.all([itemsById(release, ids, false), textsById(release, 'item', ids)]);
   const positions = voter ? await voterPositions(release, voter.id, ranked.map((r) => String(r.item_id))) : new Map<string, Row[]>();
   const results = ranked.map((r) => {
     const item = records.get(String(r.item_id))!;
@@ -101,7 +104,7 @@ export async function searchItems(release: Release, urls: Urls, p: ItemSearchPar
       officialUrl: item.officialUrl,
       startPage: item.startPage,
       endPage: item.endPage,
-      snippet: snippet(item.text, m.query.terms),
+      snippet: snippet(texts.get(item.id) ?? '', m.query.terms),
       score: round(Number(r.score)),
       groupCount: Number(r.group_count),
       extracted: extracted(item),

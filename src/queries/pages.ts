@@ -3,6 +3,7 @@ import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
+import { textsById } from './texts.ts';
 import { hybridRank, type Retrieval } from './vectors.ts';
 
 export interface PageSearchParams {
@@ -57,7 +58,8 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
   const { retrieval, ...ranked } = p.mode === 'hybrid'
     ? await hybridRank(release, { q: p.q, kind: p.kind, limit: p.limit, ...range }, lexical)
     : { ...(await lexical(p.limit)), retrieval: { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null } as Retrieval };
-  const pages = await pagesById(release, ranked.ids.map((r) => r.id));
+  const ids = ranked.ids.map((r) => r.id);
+  const [pages, texts] = await Promise.all([pagesById(release, ids, false), textsById(release, 'page', ids)]);
   const results: PageHit[] = ranked.ids.map(({ id, score }) => {
     const row = pages.get(id)!;
     return {
@@ -70,7 +72,7 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
       markdownUrl: urls.page(id, true),
       officialUrl: row.officialUrl,
       page: row.page,
-      snippet: snippet(row.text, ranked.query.terms),
+      snippet: snippet(texts.get(id) ?? '', ranked.query.terms),
       score: retrieval.used === 'hybrid' ? score : round(score),
     };
   });
@@ -102,11 +104,12 @@ export interface PageRow {
   officialUrl: string;
 }
 
-export async function pagesById(release: Release, ids: string[]): Promise<Map<string, PageRow>> {
+/** Page rows by id; `withText: false` leaves the body out (search reads it from the text store instead). */
+export async function pagesById(release: Release, ids: string[], withText = true): Promise<Map<string, PageRow>> {
   if (ids.length === 0) return new Map();
   const rows = await release.pool.rows(`
     SELECT p.page_id AS id, p.document_id AS "documentId", strftime(p.meeting_date, '%Y-%m-%d') AS "meetingDate", p.year::INTEGER AS year,
-           p.kind, p.page::INTEGER AS page, d.pages::INTEGER AS pages, p.title, p.header, p.footer, p.text, p.quality, p.official_url AS "officialUrl"
+           p.kind, p.page::INTEGER AS page, d.pages::INTEGER AS pages, p.title, p.header, p.footer, ${withText ? 'p.text' : "'' AS text"}, p.quality, p.official_url AS "officialUrl"
     FROM pages p JOIN documents d USING (document_id)
     WHERE p.page_id IN (${ids.map(() => '?').join(', ')})`, ids);
   return new Map(rows.map((r) => [String(r.id), r as unknown as PageRow]));

@@ -82,11 +82,6 @@ export function parseQuery(q: string): ParsedQuery {
   return { terms: [...new Set(all)], phrases };
 }
 
-/** Term sequence as a space-delimited string, the form phrase matching searches in. */
-export function termString(ts: string[]): string {
-  return ` ${ts.join(' ')} `;
-}
-
 /** Levenshtein distance between two words (typo-tolerant name matching, closest-name suggestions). */
 export function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
