@@ -6,7 +6,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ANALYSIS } from '../src/text/analysis.ts';
-import { cachedPages } from './extract/cache.ts';
+import { pageTitle } from '../src/text/titles.ts';
+import { extractDocuments } from './extract/pool.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
 import { splitRunning, type PageText } from './extract/pages.ts';
 import { writeBm25, type IndexDoc } from './index/bm25.ts';
@@ -60,21 +61,15 @@ function documentTitle(source: SourceDocument, pages: PageText[]): string {
 
 async function extractAll(sources: SourceDocument[], cacheDir: string | null, quiet: boolean): Promise<ExtractedDocument[]> {
   const bar = quiet ? null : stage('extract', sources.length);
-  const out: ExtractedDocument[] = [];
-  for (const source of sources) {
-    let raw;
-    try {
-      raw = await cachedPages(source.path, source.sha256, cacheDir);
-    } catch (e) {
-      throw new SourceError(`${source.fileName}: unreadable PDF (${(e as Error).message})`);
+  const results = await extractDocuments(sources.map((s) => ({ path: s.path, sha256: s.sha256, bytes: s.bytes })), { cacheDir, onDocument: () => bar?.tick() });
+  const out: ExtractedDocument[] = sources.map((source, i) => {
+    const r = results[i];
+    if ('error' in r) throw new SourceError(`${source.fileName}: unreadable PDF (${r.error})`);
+    if (source.declaredPages !== null && source.declaredPages !== r.rawPages) {
+      throw new SourceError(`${source.fileName}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}`);
     }
-    if (source.declaredPages !== null && source.declaredPages !== raw.length) {
-      throw new SourceError(`${source.fileName}: ${raw.length} pages read, MANIFEST.tsv declares ${source.declaredPages}`);
-    }
-    const pages = splitRunning(raw);
-    out.push({ source, pages, title: documentTitle(source, pages) });
-    bar?.tick();
-  }
+    return { source, pages: r.pages, title: documentTitle(source, r.pages) };
+  });
   bar?.done(`${out.length} documents, ${out.reduce((n, d) => n + d.pages.length, 0)} pages`);
   return out;
 }
@@ -123,7 +118,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     }
     return {
       page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)),
-      kind: s.kind, page: p.page, title: `${title}, page ${p.page}`, header: p.header, footer: p.footer,
+      kind: s.kind, page: p.page, title: pageTitle(title, p.page), header: p.header, footer: p.footer,
       text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: `${s.officialUrl}#page=${p.page}`,
     };
   }));

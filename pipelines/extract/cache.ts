@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { EXTRACTOR, extractPages, type RawPage } from './pdf.ts';
 
 export async function cachedPages(path: string, sha256: string, cacheDir: string | null): Promise<RawPage[]> {
@@ -11,7 +12,7 @@ export async function cachedPages(path: string, sha256: string, cacheDir: string
   if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as RawPage[];
   const pages = await extractPages(path);
   await mkdir(cacheDir, { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
+  const tmp = `${file}.${process.pid}-${threadId}.tmp`;
   await writeFile(tmp, JSON.stringify(pages));
   await rename(tmp, file);
   return pages;
