@@ -4,6 +4,7 @@ import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
+import { pageTitle } from '../text/titles.ts';
 import { hybridRank, type Retrieval } from './vectors.ts';
 
 export interface PageSearchParams {
@@ -59,19 +60,21 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
     ? await hybridRank(release, { q: p.q, kind: p.kind, limit: p.limit, ...range }, lexical)
     : { ...(await lexical(p.limit)), retrieval: { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null } as Retrieval };
   const ids = ranked.ids.map((r) => r.id);
-  const [pages, texts] = await Promise.all([pagesById(release, ids, false), textsById(release, 'page', ids)]);
+  const [docs, texts] = await Promise.all([documentsOf(release), textsById(release, 'page', ids)]);
   const results: PageHit[] = ranked.ids.map(({ id, score }) => {
-    const row = pages.get(id)!;
+    const [, documentId, n] = /^(.*)-p(\d+)$/.exec(id)!;
+    const doc = docs.get(documentId)!;
+    const page = Number(n);
     return {
       id,
-      meetingDate: row.meetingDate,
-      year: row.year,
-      kind: row.kind,
-      title: row.title,
+      meetingDate: doc.meetingDate,
+      year: doc.year,
+      kind: doc.kind,
+      title: pageTitle(doc.title, page),
       transcriptUrl: urls.page(id),
       markdownUrl: urls.page(id, true),
-      officialUrl: row.officialUrl,
-      page: row.page,
+      officialUrl: `${doc.officialUrl}#page=${page}`,
+      page,
       snippet: snippet(texts.get(id) ?? '', ranked.query.terms),
       score: retrieval.used === 'hybrid' ? score : round(score),
     };
@@ -86,6 +89,16 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
     retrieval,
     results,
   };
+}
+
+interface DocumentMeta { meetingDate: string; year: number; kind: 'agenda' | 'minutes'; title: string; officialUrl: string }
+
+/** The release's documents (a few thousand rows), held per release: search results need only these and the page number. */
+function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
+  return release.memo('documents', async () => {
+    const rows = await release.pool.rows(`SELECT document_id AS id, strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind, title, official_url AS "officialUrl" FROM documents`);
+    return new Map(rows.map(({ id, ...d }) => [String(id), d as unknown as DocumentMeta]));
+  });
 }
 
 export interface PageRow {
