@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { ANALYSIS } from '../text/analysis.ts';
 import { Pool } from './pool.ts';
 
 export interface ManifestFile { path: string; sha256: string; bytes: number; rows: number }
@@ -64,6 +65,9 @@ export class Release {
 
   static async open(dir: string, settings: PoolSettings): Promise<Release> {
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    // Index and query must agree: a release analysed by another version of src/text/analysis.ts is not served.
+    const built = (manifest.analysis as { version?: string } | undefined)?.version;
+    if (built !== ANALYSIS.version) throw new Error(`release ${manifest.releaseId} refused: built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest);
     const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
     const setup = await instance.connect();

@@ -4,7 +4,7 @@
 import snowball from 'snowball-stemmers';
 
 export const ANALYSIS = {
-  version: 'analysis-v1',
+  version: 'analysis-v2',
   stemmer: 'snowball-porter',
   stopwords: 'snowball-english',
   lowercase: true,
