@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
+import { BLOCK, lowerEscapes } from '../src/queries/snapshots.ts';
 import { start } from '../src/server.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
 
@@ -77,6 +78,34 @@ t.test('paging from 0 yields every record once, in key order; NDJSON equals JSON
     t.equal(new Set(seen).size, seen.length, `${entity}: none twice`);
     t.same(seen, [...seen].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)), `${entity}: key order`);
   }
+});
+
+t.test('pages across the sparse ordering\'s block edges equal ORDER BY key LIMIT/OFFSET; NDJSON is JSON.stringify byte for byte', async (t) => {
+  const lf = await parquetCount('legislative-files');
+  t.ok(lf > BLOCK, `the fixture's ${lf} legislative files span more than one block of ${BLOCK}`);
+  const keys = (await db.runAndReadAll(`SELECT file_number FROM '${dir}/legislative_files.parquet' ORDER BY file_number`)).getRowObjectsJson().map((r) => r.file_number);
+  const cursors = [0, 1, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK - 3, 2 * BLOCK, lf - 1000, lf - 3, lf - 1].filter((c) => c >= 0 && c < lf);
+  for (const cursor of cursors) {
+    for (const limit of [1, 5, 97, 1000]) {
+      const page: any = await api(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}`);
+      t.same(page.records.map((r: any) => r.file_number), keys.slice(cursor, cursor + limit), `@${cursor} limit ${limit}: the keys at those positions`);
+      const nd = await ndjson(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}&format=ndjson`);
+      t.equal(nd.text, page.records.map((r: any) => `${JSON.stringify(r)}\n`).join(''), `@${cursor} limit ${limit}: NDJSON bytes`);
+    }
+  }
+  const positions = await parquetCount('recorded-positions');
+  const last: any = await api(`/api/snapshots/recorded-positions?cursor=${positions - 2}&limit=1000`);
+  t.same([last.returned, last.nextCursor], [2, null], 'the last block has no upper key');
+});
+
+t.test('DuckDB\'s JSON escapes are made JSON.stringify\'s', async (t) => {
+  let s = '';
+  for (let i = 0; i < 0x80; i++) s += String.fromCharCode(i);
+  s += '\\u001B \\\u001b \u00e9\u2028\u{1F600}';
+  const r = await db.runAndReadAll(`SELECT to_json({'s': ?::VARCHAR, 'n': NULL::VARCHAR, 'l': ['a\x1Fb']})::VARCHAR AS j`, [s]);
+  const j = String(r.getRowObjectsJson()[0].j);
+  t.not(j, JSON.stringify({ s, n: null, l: ['a\x1Fb'] }), 'yyjson writes upper-case \\u escapes');
+  t.equal(lowerEscapes(`${j}\n`), `${JSON.stringify({ s, n: null, l: ['a\x1Fb'] })}\n`);
 });
 
 t.test('NDJSON: one record per line, headers name schema version, release, total and next cursor', async (t) => {

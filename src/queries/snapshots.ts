@@ -1,6 +1,12 @@
 // Bulk snapshots: each entity's records straight from its lake table, in key order, paged by position (a release never
 // changes, so position paging is stable within it). JSON pages are read whole (≤ 1000 rows); NDJSON is streamed from
-// DuckDB's result chunk by chunk.
+// DuckDB's result chunk by chunk, each record's JSON text built by DuckDB (`to_json`), not per row in JavaScript.
+//
+// Paging by position without `OFFSET` over the whole table: per release and entity, a sparse ordering (the key at every
+// BLOCK-th position, built once on first use) turns a cursor into a key range [key at block start, key at the block after
+// the page), so each page reads only the row groups holding that range (the files are written sorted by key, so Parquet
+// min/max statistics prune the rest) and skips at most BLOCK - 1 rows. `ORDER BY key LIMIT ? OFFSET ?` re-read and
+// re-sorted the whole table per page instead (page time grew with the cursor).
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Urls } from '../http/urls.ts';
@@ -77,6 +83,54 @@ function selectSql(e: Entity, release: Release, where: string): string {
   return `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ${where} ORDER BY t."${e.key}"`;
 }
 
+/** Positions per block of the sparse ordering: a page skips fewer than this many rows of its first block. */
+export const BLOCK = 1024;
+
+/** The key at every BLOCK-th position in key order, or null when the keys are not unique and non-null (then OFFSET). */
+type Ordering = string[] | null;
+
+const orderings = new WeakMap<Release, Map<EntityName, Promise<Ordering>>>();
+
+function orderingOf(release: Release, e: Entity): Promise<Ordering> {
+  let byEntity = orderings.get(release);
+  if (!byEntity) orderings.set(release, (byEntity = new Map()));
+  let p = byEntity.get(e.name);
+  if (!p) {
+    p = buildOrdering(release, e);
+    byEntity.set(e.name, p);
+    p.catch(() => byEntity.delete(e.name)); // a failed build is retried by the next request
+  }
+  return p;
+}
+
+async function buildOrdering(release: Release, e: Entity): Promise<Ordering> {
+  const key = `t."${e.key}"`;
+  const [check] = await release.pool.rows(`SELECT count(*)::BIGINT::VARCHAR AS n, count(DISTINCT ${key})::BIGINT::VARCHAR AS d FROM "${e.table}" t`);
+  if (check.n !== check.d) return null; // a NULL or repeated key: ranges could not split it, so page by OFFSET
+  const rows = await release.pool.rows(`SELECT k FROM (SELECT ${key}::VARCHAR AS k, row_number() OVER (ORDER BY ${key}) - 1 AS rn FROM "${e.table}" t)
+    WHERE rn % ${BLOCK} = 0 ORDER BY k`);
+  return rows.map((r) => r.k as string);
+}
+
+/** The page's SELECT: a key range from the ordering when there is one, else LIMIT/OFFSET over the whole table. */
+async function pageSql(release: Release, e: Entity, p: PageParams): Promise<{ sql: string; params: (string | number)[] }> {
+  const ordering = await orderingOf(release, e);
+  if (!ordering) return { sql: `${selectSql(e, release, '')} LIMIT ? OFFSET ?`, params: [p.limit, p.cursor] };
+  const first = Math.floor(p.cursor / BLOCK);
+  const after = Math.floor((p.cursor + p.limit - 1) / BLOCK) + 1;
+  const key = `t."${e.key}"`;
+  const where = after < ordering.length ? `WHERE ${key} >= ? AND ${key} < ?` : `WHERE ${key} >= ?`;
+  const bounds = after < ordering.length ? [ordering[first], ordering[after]] : [ordering[first]];
+  return { sql: `${selectSql(e, release, where)} LIMIT ? OFFSET ?`, params: [...bounds, p.limit, p.cursor - first * BLOCK] };
+}
+
+const pastEnd = (e: Entity, release: Release, p: PageParams) => !release.has(e.table) || p.cursor >= total(e, release);
+
+// yyjson (DuckDB's to_json) writes \u001B where JSON.stringify writes \u001b; everything else (key order, null, dates
+// as YYYY-MM-DD, integers, booleans, raw UTF-8, the short escapes) is the same, so the NDJSON stays byte-identical.
+const ESCAPES = /\\(?:\\|u00[01][0-9A-F])/g;
+export const lowerEscapes = (s: string) => (s.includes('\\u00') ? s.replace(ESCAPES, (m) => m.toLowerCase()) : s);
+
 export const total = (e: Entity, release: Release) => release.manifest.tables[e.table]?.rows ?? 0;
 
 export interface PageParams { cursor: number; limit: number; format: 'json' | 'ndjson'; release?: string }
@@ -85,16 +139,30 @@ export interface PageParams { cursor: number; limit: number; format: 'json' | 'n
 export const nextCursor = (e: Entity, release: Release, p: PageParams) => (p.cursor + p.limit < total(e, release) ? p.cursor + p.limit : null);
 
 export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
-  const records = release.has(e.table) ? await release.pool.rows(`${selectSql(e, release, '')} LIMIT ? OFFSET ?`, [p.limit, p.cursor]) : [];
+  let records: Row[] = [];
+  if (!pastEnd(e, release, p)) {
+    const { sql, params } = await pageSql(release, e, p);
+    records = await release.pool.rows(sql, params);
+  }
   return {
     schemaVersion: SNAPSHOT_SCHEMA_VERSION, release: release.id, entity: e.name, cursor: p.cursor, limit: p.limit,
     nextCursor: nextCursor(e, release, p), total: total(e, release), returned: records.length, records,
   };
 }
 
-/** The page's rows as DuckDB reads them, one chunk at a time. */
-export function snapshotRows(release: Release, e: Entity, p: PageParams): AsyncGenerator<Row[]> {
-  return release.pool.stream(`${selectSql(e, release, '')} LIMIT ? OFFSET ?`, [p.limit, p.cursor]);
+/**
+ * The page as NDJSON text, one string per DuckDB chunk (each record a line ending in a newline), as DuckDB reads them;
+ * the query starts on the first `next()`. The lines are exactly `JSON.stringify` of the JSON page's records.
+ */
+export async function* snapshotLines(release: Release, e: Entity, p: PageParams): AsyncGenerator<string> {
+  if (pastEnd(e, release, p)) return;
+  const { sql, params } = await pageSql(release, e, p);
+  const rows = release.pool.stream(`SELECT to_json(s)::VARCHAR AS j FROM (${sql}) s ORDER BY s."${e.key}"`, params);
+  for await (const chunk of rows) {
+    let text = '';
+    for (const r of chunk) text += `${r.j as string}\n`;
+    yield lowerEscapes(text);
+  }
 }
 
 export async function snapshotRecord(release: Release, e: Entity, id: string): Promise<Row | null> {

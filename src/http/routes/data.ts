@@ -6,22 +6,21 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { Row } from '../../lake/pool.ts';
 import type { Manifest } from '../../lake/release.ts';
 import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
-import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotPage, snapshotRecord, snapshotRows, total, type PageParams } from '../../queries/snapshots.ts';
+import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotPage, snapshotLines, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
 import type { State } from '../app.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
 
-/** One JSON line per row, chunk by chunk as DuckDB hands them over; the stream pulls only as fast as the client reads. */
-async function* ndjson(first: IteratorResult<Row[]>, rest: AsyncGenerator<Row[]>): AsyncGenerator<string> {
+/** The NDJSON text chunk by chunk as DuckDB hands it over; the stream pulls only as fast as the client reads. */
+async function* ndjson(first: IteratorResult<string>, rest: AsyncGenerator<string>): AsyncGenerator<string> {
   if (first.done) return;
-  for (const row of first.value) yield `${JSON.stringify(row)}\n`;
-  for await (const rows of rest) for (const row of rows) yield `${JSON.stringify(row)}\n`;
+  yield first.value;
+  for await (const text of rest) yield text;
 }
 
 export const dataEndpoints: Endpoint[] = [
@@ -45,7 +44,7 @@ export const dataEndpoints: Endpoint[] = [
       const e = await entityOf(path.entity);
       const p = params as PageParams;
       if (p.format !== 'ndjson') return snapshotPage(release, e, p);
-      const rows = snapshotRows(release, e, p);
+      const rows = snapshotLines(release, e, p);
       const first = await rows.next(); // a failed query is still a problem document, before any header is sent
       const next = nextCursor(e, release, p);
       ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
