@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { ANALYSIS } from '../../src/text/analysis.ts';
 
 export const SCHEMA_VERSION = '2.0.0';
 
@@ -25,9 +26,12 @@ export async function listFiles(dir: string): Promise<string[]> {
 
 export interface FileEntry { path: string; sha256: string; bytes: number; rows: number }
 
-/** Release id: the first 16 hex digits of the sha256 over every data file's path and sha256. */
+/**
+ * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
+ * read and queried) and every data file's path and sha256.
+ */
 export function releaseIdOf(files: FileEntry[]): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n`);
   for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);
   return hash.digest('hex').slice(0, 16);
 }
