@@ -145,7 +145,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
 
   const staged = await stagingDir(opts.lake);
   try {
-    const instance = await DuckDBInstance.create(':memory:', { threads: process.env.BUILD_DUCKDB_THREADS ?? '1', memory_limit: '2GB', temp_directory: join(staged, '.scratch', 'duckdb.tmp'), preserve_insertion_order: 'false' });
+    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '2GB', temp_directory: join(staged, '.scratch', 'duckdb.tmp'), preserve_insertion_order: 'false' });
     const db = await instance.connect();
     const scratch = join(staged, '.scratch');
     await mkdir(scratch, { recursive: true });
