@@ -193,3 +193,22 @@ t.test('the OpenAPI document lists the answer endpoints with their schemas', asy
   const limit = doc.paths['/api/aggregates/votes'].get.parameters.find((p: any) => p.name === 'limit');
   t.match(limit.schema, { minimum: 1, maximum: 1000, default: 100 });
 });
+
+t.test('each release decides its housing files once, in its own DuckDB instance', async (t) => {
+  const { Release } = await import('../src/lake/release.ts');
+  const { housingAggregate } = await import('../src/queries/housing.ts');
+  const { Urls } = await import('../src/http/urls.ts');
+  const settings = { poolSize: 2, queueLimit: 10, queryTimeoutMs: 30_000 };
+  const [a, b] = [await Release.open(lake, settings), await Release.open(lake, settings)];
+  t.teardown(() => { a.retire(); b.retire(); });
+  const tableIn = async (r: typeof a) => Number((await r.pool.rows(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'housing_files'`))[0].n);
+  t.equal(await tableIn(a), 0, 'no table before the first housing request');
+  const urls = new Urls('http://localhost');
+  const params = { voter: 'Peskin', from: 2012, to: 2026, final: false, limit: 100 };
+  const first = await Promise.all([housingAggregate(a, urls, params), housingAggregate(a, urls, params)]);
+  t.same(first[0], first[1], 'concurrent first requests share one build');
+  t.equal(await tableIn(a), 1, 'the first release has its table');
+  t.equal(await tableIn(b), 0, 'the second release has none yet');
+  t.same(await housingAggregate(b, urls, params), first[0], 'the second release builds its own and answers alike');
+  t.equal(await tableIn(b), 1);
+});

@@ -3,7 +3,7 @@
 import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
 import type { Position } from './items.ts';
-import { INTERPRETATION_LIMITS, matchedPositions, POSITIONS, resolveAggregateVoter, type AggregateParams } from './votes.ts';
+import { INTERPRETATION_LIMITS, matchedPositions, Params, POSITIONS, recordJoins, resolveAggregateVoter, type AggregateParams } from './votes.ts';
 
 /** What makes a file housing-related: any of these in a record's title, long title or text (case-insensitive), or a unit mention. */
 export const HOUSING_SIGNALS: { label: string; pattern: string }[] = [
@@ -30,33 +30,65 @@ export const CAUTIONS = [
   'The housing rule is textual: a file that mentions housing only in passing (a commendation, a code update) is included; read each file\'s signals and evidence.',
 ];
 
-const HOUSING_FILES = `p.file_number IN (
-  SELECT file_number FROM items
-  WHERE len(unit_mentions) > 0 OR regexp_matches(concat_ws(' ', title, long_title, text), ?, 'i'))`;
-
 type Row = Record<string, any>;
+
+interface HousingFiles {
+  /** Per housing-related file: unit mentions, addresses and matched signals (the evidence of the response). */
+  facts: Map<string, FileFacts>;
+}
+
+/**
+ * The release's housing-related files, decided once per release on first use: table `housing_files` (file_number,
+ * units by the maximum-unit-mention rule) in the release's own in-memory DuckDB, and each file's evidence in memory.
+ * The rule is HOUSING_SIGNALS/HOUSING_RULE, applied to every record of the release exactly as a per-request scan would.
+ */
+function housingFiles(release: Release): Promise<HousingFiles> {
+  return release.memo('housing-files', async () => {
+    await release.pool.with(async (c) => {
+      await c.run(`
+        CREATE TABLE IF NOT EXISTS housing_files AS
+        WITH f AS (SELECT DISTINCT file_number FROM items
+                   WHERE len(unit_mentions) > 0 OR regexp_matches(concat_ws(' ', title, long_title, text), $1, 'i')),
+        u AS (SELECT file_number, max(m.units) AS units FROM (SELECT file_number, unnest(unit_mentions) AS m FROM items) GROUP BY file_number)
+        SELECT f.file_number, coalesce(u.units, 0)::INTEGER AS units FROM f LEFT JOIN u USING (file_number) ORDER BY f.file_number`, [SIGNAL_PATTERN]);
+    }, 120_000);
+    const facts = new Map<string, FileFacts>();
+    const records = release.pool.stream(`
+      SELECT file_number, item_id, unit_mentions, addresses, concat_ws(' ', title, long_title, text) AS body, official_url
+      FROM items WHERE file_number IN (SELECT file_number FROM housing_files)
+      ORDER BY file_number, meeting_date DESC, kind DESC, item_id`, [], 120_000);
+    for await (const chunk of records) for (const r of chunk) addRecord(facts, r);
+    for (const f of facts.values()) f.unitMentions.sort((a, b) => b.units - a.units || a.sentence.localeCompare(b.sentence));
+    return { facts };
+  });
+}
 
 export async function housingAggregate(release: Release, urls: Urls, p: AggregateParams) {
   const voter = await resolveAggregateVoter(release, p);
-  const m = matchedPositions(voter.id, p, HOUSING_FILES, [SIGNAL_PATTERN]);
-  const counted = await release.pool.rows(`
-    WITH k AS (SELECT * FROM (${m.sql}) WHERE rank = 1),
-    units AS (SELECT file_number, max(u.units)::INTEGER AS units FROM (SELECT file_number, unnest(unit_mentions) AS u FROM items) GROUP BY file_number)
-    SELECT k.file_number AS "fileNumber", i.matter, i.title, strftime(k.meeting_date, '%Y-%m-%d') AS "meetingDate", k.year::INTEGER AS year,
-           k.item_id AS "itemId", k.roll_call_id AS "rollCallId", k.sequence, k.action, k.action_type AS "actionType", k.is_final AS "isFinal",
-           k.position, k.name_as_recorded AS "nameAsRecorded", k.roll_calls_in_file AS "matchingRollCalls", coalesce(units.units, 0)::INTEGER AS units,
-           k.page::INTEGER AS page, k.vote_url AS "officialUrl"
-    FROM k JOIN items i USING (item_id) LEFT JOIN units ON units.file_number = k.file_number
-    ORDER BY k.meeting_date DESC, k.file_number`, m.params);
+  const { facts } = await housingFiles(release);
+  const q = new Params();
+  const m = matchedPositions(voter.id, p, q, true, 'p.file_number IN (SELECT file_number FROM housing_files)');
+  // One query: the counted files once (materialised), totals per position, and the first `limit` of them in full.
+  const shown = await release.pool.rows(`
+    WITH k AS MATERIALIZED (SELECT k.*, h.units FROM (${m}) k JOIN housing_files h USING (file_number)),
+    t AS (SELECT * FROM k ORDER BY meeting_date DESC, file_number LIMIT ${q.add(p.limit)})
+    SELECT t.file_number AS "fileNumber", i.matter, i.title, strftime(t.meeting_date, '%Y-%m-%d') AS "meetingDate", p.year::INTEGER AS year,
+           p.item_id AS "itemId", t.roll_call_id AS "rollCallId", t.sequence, p.action, p.action_type AS "actionType", p.is_final AS "isFinal",
+           t.position, p.name_as_recorded AS "nameAsRecorded", t.roll_calls_in_file AS "matchingRollCalls", t.units,
+           p.page::INTEGER AS page, r.official_url AS "officialUrl",
+           (SELECT list({position: position, files: files, units: units, with_units: with_units}) FROM (
+              SELECT position, count(*)::INTEGER AS files, sum(units)::DOUBLE AS units, count(*) FILTER (WHERE units > 0)::INTEGER AS with_units
+              FROM k GROUP BY position)) AS _totals
+    FROM t ${recordJoins(voter.id, p, q)}
+    ORDER BY t.meeting_date DESC, t.file_number`, q.values);
+  const perPosition = (shown[0]?._totals ?? []) as { position: Position; files: number; units: number; with_units: number }[];
 
   const byPosition = Object.fromEntries(POSITIONS.map((k) => [k, { files: 0, units: 0 }])) as Record<Position, { files: number; units: number }>;
-  for (const r of counted) {
-    byPosition[r.position as Position].files += 1;
-    byPosition[r.position as Position].units += Number(r.units);
+  for (const r of perPosition) {
+    byPosition[r.position].files += Number(r.files);
+    byPosition[r.position].units += Number(r.units);
   }
-  const shown = counted.slice(0, p.limit);
-  const facts = await fileFacts(release, shown.map((r) => String(r.fileNumber)));
-  const files = shown.map(({ officialUrl, page, units, ...r }) => {
+  const files = shown.map(({ officialUrl, page, units, _totals, ...r }) => {
     const f = facts.get(String(r.fileNumber)) ?? { unitMentions: [], addresses: [], signals: [] };
     return {
       ...r,
@@ -67,6 +99,7 @@ export async function housingAggregate(release: Release, urls: Urls, p: Aggregat
       evidence: { officialUrl: String(officialUrl), page: Number(page), transcriptUrl: urls.item(String(r.itemId)), markdownUrl: urls.item(String(r.itemId), true) },
     };
   });
+  const counted = perPosition.reduce((a, r) => a + Number(r.files), 0);
   return {
     voter,
     filters: { voter: p.voter, position: p.position ?? null, from: p.from, to: p.to, final: p.final, limit: p.limit },
@@ -75,12 +108,12 @@ export async function housingAggregate(release: Release, urls: Urls, p: Aggregat
     cautions: CAUTIONS,
     interpretationLimits: INTERPRETATION_LIMITS,
     totals: {
-      files: counted.length,
-      units: counted.reduce((a, r) => a + Number(r.units), 0),
-      filesWithUnits: counted.filter((r) => Number(r.units) > 0).length,
+      files: counted,
+      units: perPosition.reduce((a, r) => a + Number(r.units), 0),
+      filesWithUnits: perPosition.reduce((a, r) => a + Number(r.with_units), 0),
       byPosition,
     },
-    total: counted.length,
+    total: counted,
     returned: files.length,
     files,
     release: release.id,
@@ -93,25 +126,15 @@ interface FileFacts {
   signals: string[];
 }
 
-/** Unit mentions (distinct by count and sentence, from the latest record that has them), addresses and matched signals per file. */
-async function fileFacts(release: Release, fileNumbers: string[]): Promise<Map<string, FileFacts>> {
-  const out = new Map<string, FileFacts>();
-  if (fileNumbers.length === 0) return out;
-  const rows = await release.pool.rows(`
-    SELECT file_number, item_id, unit_mentions, addresses, concat_ws(' ', title, long_title, text) AS body, official_url
-    FROM items WHERE file_number IN (${fileNumbers.map(() => '?').join(', ')})
-    ORDER BY file_number, meeting_date DESC, kind DESC, item_id`, fileNumbers);
-  for (const r of rows as Row[]) {
-    const key = String(r.file_number);
-    const f = out.get(key) ?? out.set(key, { unitMentions: [], addresses: [], signals: [] }).get(key)!;
-    for (const u of r.unit_mentions ?? []) {
-      const units = Number(u.units);
-      if (!f.unitMentions.some((x) => x.units === units && x.sentence === u.sentence)) f.unitMentions.push({ units, sentence: String(u.sentence), itemId: String(r.item_id), officialUrl: String(r.official_url) });
-    }
-    for (const a of r.addresses ?? []) if (!f.addresses.includes(a)) f.addresses.push(a);
-    if ((r.unit_mentions ?? []).length && !f.signals.includes('unit mention')) f.signals.push('unit mention');
-    for (const s of signalRegexes) if (s.re.test(String(r.body)) && !f.signals.includes(s.label)) f.signals.push(s.label);
+/** Adds one record of a file (records come latest first: file, meeting date descending, minutes before agenda, item id) to its facts: unit mentions distinct by count and sentence, addresses, and matched signals. */
+function addRecord(out: Map<string, FileFacts>, r: Row): void {
+  const key = String(r.file_number);
+  const f = out.get(key) ?? out.set(key, { unitMentions: [], addresses: [], signals: [] }).get(key)!;
+  for (const u of r.unit_mentions ?? []) {
+    const units = Number(u.units);
+    if (!f.unitMentions.some((x) => x.units === units && x.sentence === u.sentence)) f.unitMentions.push({ units, sentence: String(u.sentence), itemId: String(r.item_id), officialUrl: String(r.official_url) });
   }
-  for (const f of out.values()) f.unitMentions.sort((a, b) => b.units - a.units || a.sentence.localeCompare(b.sentence));
-  return out;
+  for (const a of r.addresses ?? []) if (!f.addresses.includes(a)) f.addresses.push(a);
+  if ((r.unit_mentions ?? []).length && !f.signals.includes('unit mention')) f.signals.push('unit mention');
+  for (const s of signalRegexes) if (s.re.test(String(r.body)) && !f.signals.includes(s.label)) f.signals.push(s.label);
 }
