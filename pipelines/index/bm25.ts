@@ -20,7 +20,8 @@ export async function writeBm25(db: DuckDBConnection, scratch: string, name: str
   const chunks: Buffer[] = [];
   let offset = 0;
   const rows = sorted.map((d) => {
-    const bytes = deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 });
+    // A copy: the deflated result sits in a 16 KiB buffer, and a hundred thousand of those would hold gigabytes.
+    const bytes = Buffer.from(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
     chunks.push(bytes);
     const row = { doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text), text_offset: offset, text_bytes: bytes.length };
     offset += bytes.length;
