@@ -1,9 +1,10 @@
 // Fetch configuration: defaults, overridable by environment variables and CLI flags, so a mirror can stand in for a source.
 import { parseArgs } from 'node:util';
+import type { HttpOptions } from './http.ts';
 
 export type SourceName = 'clerk-archive' | 'legistar';
 
-export interface FetchConfig {
+export interface FetchConfig extends HttpOptions {
   dest: string;
   since: string;
   until: string;
@@ -20,14 +21,6 @@ export interface FetchConfig {
   /** Calendar feed URL, `{year}` replaced by each year from SINCE to UNTIL. */
   legistarCalendar: string;
   legistarBody: string;
-  userAgent: string;
-  concurrency: number;
-  delayMs: number;
-  retries: number;
-  timeoutMs: number;
-  backoffMs: number;
-  /** A Retry-After longer than this fails the request instead of stalling the run. */
-  maxRetryAfterMs: number;
 }
 
 /** The public addresses recorded in the manifest, whatever mirror the bytes came from. */

@@ -11,6 +11,7 @@ export interface HttpOptions {
   retries: number;
   timeoutMs: number;
   backoffMs: number;
+  /** A Retry-After longer than this fails the request instead of stalling the run. */
   maxRetryAfterMs: number;
 }
 

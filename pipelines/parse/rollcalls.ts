@@ -1,23 +1,16 @@
 // Tallies (`Ayes: 11 - Avalos, Breed, …`, also Noes/Absent/Excused, wrapped lists joined) and the action text that
 // immediately precedes each one.
+import type { RollCallRecord } from '../records.ts';
 import { ACTION_START, ENACTMENT, endsSentence, type Line } from './blocks.ts';
 
-export interface Vote {
+/** A tally as found: the roll call's names, counts and action, before it is attached to an item. */
+export interface Vote extends Pick<RollCallRecord, 'page' | 'action' | 'ayes' | 'noes' | 'absent' | 'excused' | 'declaredCounts' | 'countMismatch'> {
   /** Index of the vote's first tally line within the lines searched. */
   at: number;
-  page: number;
   /** The preceding text as printed, joined (`FINALLY PASSED by the following vote:`). */
   rawAction: string;
-  /** The action: the motion sentence or action line, without `by the following vote:` / `The motion carried …`. */
-  action: string;
   /** A consent / for-adoption block's `The foregoing items were acted upon by the following vote:`. */
   shared: boolean;
-  ayes: string[];
-  noes: string[];
-  absent: string[];
-  excused: string[];
-  declaredCounts: { ayes: number | null; noes: number | null; absent: number | null; excused: number | null };
-  countMismatch: boolean;
 }
 
 const TALLY = /^(Ayes|Noes|Nays|Absent|Excused|Recused)\s*:\s*(?:(\d+)\s*-\s*)?(.*)$/i;
