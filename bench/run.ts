@@ -19,6 +19,9 @@ import { buildFts, ftsSearch, type Fts } from './fts5.ts';
 import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
+import { formatJudged, judgedLake, judgedMetrics, type JudgedResult } from './judged.ts';
+import { start } from '../src/server.ts';
+import { testConfig } from '../test/fixture.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -511,6 +514,8 @@ export interface BenchResults {
   startedAt: string; machine: { cpus: number; cpuModel: string; memGb: number; node: string };
   options: { scales: number[]; smoke: boolean; meetings: number | null; iterations: number; loadSeconds: number; loadConnections: number };
   scales: ScaleResult[];
+  /** Retrieval quality on the real corpus (lexical against hybrid), not in smoke runs. */
+  judged?: JudgedResult;
 }
 
 const f = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
@@ -568,6 +573,18 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
   };
   for (const scale of o.scales) {
     results.scales.push(await benchScale(o, scale));
+    if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
+  }
+  if (!o.smoke) {
+    // Retrieval quality on the real corpus: the judged set, lexical against hybrid, through a real server.
+    const { lake } = await judgedLake();
+    const running = await start(testConfig({ lakeDir: lake, contractChecks: false }));
+    try {
+      results.judged = await judgedMetrics(running.url);
+      o.log(formatJudged(results.judged));
+    } finally {
+      await running.close();
+    }
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   }
   return results;
