@@ -97,11 +97,17 @@ export function createApp(config: Config, lake: Lake): Koa {
     if (active >= config.poolSize + config.queueLimit) throw new Overloaded('too many requests');
     active++;
     let streaming = false;
+    // A last line of defence: whatever a handler waits on, the request is answered (503) once its time is up.
+    let deadline: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      deadline = setTimeout(() => reject(new QueryTimeout('request exceeded its time limit')), config.queryTimeoutMs * 2 + 1000);
+    });
     try {
-      await next();
+      await Promise.race([next(), expired]);
       streaming = Boolean(ctx.body && typeof (ctx.body as NodeJS.ReadableStream).pipe === 'function');
       if (streaming) ctx.res.once('close', () => active--);
     } finally {
+      clearTimeout(deadline);
       if (!streaming) active--;
     }
   });
