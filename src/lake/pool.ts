@@ -78,7 +78,11 @@ export class Pool {
     }
   }
 
+  /** Connections given up on because their query ignored the interrupt. */
+  abandoned = 0;
+
   private replace(stuck: DuckDBConnection): void {
+    this.abandoned++;
     this.all = this.all.filter((x) => x !== stuck);
     void this.instance.connect().then((c) => {
       this.all.push(c);
@@ -106,6 +110,7 @@ export class Pool {
     }
   }
 
+  /** Closes the connections it still uses (an abandoned one is never closed: closing would wait for its query). */
   close(): void {
     for (const c of this.all) c.closeSync();
     this.all = [];

@@ -127,6 +127,7 @@ export class Release {
     this.closed = true;
     for (const m of this.memos.values()) if (m.dispose) void m.value.then(m.dispose, () => {});
     this.pool.close();
-    this.instance.closeSync();
+    // With a query still stuck inside DuckDB, closing the instance would block the process until it ends: leave it.
+    if (this.pool.abandoned === 0) this.instance.closeSync();
   }
 }
