@@ -4,27 +4,34 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
-import { FIXTURE_LAKE, get, schemaErrors, startFixtureServer } from './fixture.ts';
+import { createApp } from '../src/http/app.ts';
+import { QueryTimeout } from '../src/lake/pool.ts';
+import { Release } from '../src/lake/release.ts';
+import { FIXTURE_LAKE, get, schemaErrors, startFixtureServer, testConfig } from './fixture.ts';
 
-t.test('a query past the time limit is interrupted and answered 503 with Retry-After', async (t) => {
-  const running = await startFixtureServer({ queryTimeoutMs: 1 });
-  const paths = ['/api/search?q=board%20supervisors%20city%20county%20san%20francisco&limit=50', '/api/aggregates/housing?voter=Peskin&limit=1000', '/api/items?q=ordinance%20amending%20code&groupBy=matter&limit=50'];
-  const statuses: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    for (const p of paths) {
-      const r = await get(`${running.url}${p}`);
-      statuses.push(r.status);
-      if (r.status === 503) {
-        t.equal(r.headers.get('retry-after'), '1');
-        t.equal(schemaErrors('problem.json', r.json), '');
-        t.match(r.json.detail, /took too long and was stopped/);
-      }
-    }
-  }
-  t.ok(statuses.every((s) => s === 200 || s === 503), `only 200 or 503 (${statuses.join(' ')})`);
-  t.ok(statuses.includes(503), 'the limit interrupted queries');
-  t.equal((await get(`${running.url}/api/health`)).status, 200, 'connections stay usable after an interrupt');
-  await running.close();
+t.test('a query past the time limit is interrupted, and the connection serves the next query', async (t) => {
+  // A genuinely long query, interrupted while it executes (interrupting a query in its first millisecond, while DuckDB
+  // still binds it, has been seen to leave it stuck: the pool then abandons and replaces that connection).
+  const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 1, queueLimit: 1, queryTimeoutMs: 300 });
+  const started = Date.now();
+  await t.rejects(release.pool.rows('SELECT count(*) FROM range(100000000000) t(x) WHERE x % 7 = 3'), { message: /query exceeded 300 ms/ });
+  t.ok(Date.now() - started < 5000, `interrupted after ${Date.now() - started} ms`);
+  const [row] = await release.pool.rows('SELECT count(*)::INTEGER AS n FROM documents');
+  t.equal(row.n, 38, 'the same connection answers the next query');
+  release.retire();
+});
+
+t.test('a timed-out query is a 503 with Retry-After and a problem document', async (t) => {
+  const app = createApp(testConfig(), { acquire: () => ({ id: 'r', drop() {}, hold() { return this; }, manifest: {} }) } as never);
+  app.use(async () => { throw new QueryTimeout('query exceeded 1 ms'); });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const r = await get(`http://127.0.0.1:${(server.address() as { port: number }).port}/anything`);
+  t.equal(r.status, 503);
+  t.equal(r.headers.get('retry-after'), '1');
+  t.equal(schemaErrors('problem.json', r.json), '');
+  t.match(r.json.detail, /took too long and was stopped/);
+  server.close();
 });
 
 t.test('beyond the pool and its short queue, requests get 503 instead of piling up', async (t) => {

@@ -64,7 +64,10 @@ export class Pool {
     }, timeoutMs);
     const work = fn(c).finally(() => { running = false; });
     try {
-      return await Promise.race([work, abandoned]);
+      const result = await Promise.race([work, abandoned]);
+      // An interrupted query can come back with a partial result instead of an error: it is never an answer.
+      if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
+      return result;
     } catch (e) {
       if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
       throw e;
