@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Test } from 'tap';
 import { buildRelease } from '../pipelines/build.ts';
 import { pointCurrent } from '../pipelines/publish/release.ts';
 import type { Config } from '../src/config.ts';
@@ -73,4 +74,24 @@ export async function get(url: string, init: RequestInit = {}): Promise<Fetched>
 export function schemaErrors(id: string, body: unknown): string {
   const errors = checkResponse(id, body);
   return errors.length ? JSON.stringify(errors.slice(0, 5)) : '';
+}
+
+
+/** GET that must answer 200 with a body valid against its response schema; returns the body. */
+export async function getValid(t: Test, url: string, schemaId: string): Promise<any> {
+  const r = await get(url);
+  t.equal(r.status, 200, `GET ${url}`);
+  t.equal(schemaErrors(schemaId, r.json), '', `valid ${schemaId}`);
+  return r.json;
+}
+
+/** GET that must be refused: a 400 problem document naming the parameter and the rule, and nothing leaked. */
+export async function expectRefusal(t: Test, url: string, parameter: string, rule: string): Promise<any> {
+  const r = await get(url);
+  t.equal(r.status, 400, url);
+  t.match(r.headers.get('content-type'), /application\/problem\+json/);
+  t.equal(schemaErrors('problem.json', r.json), '', 'a problem document');
+  t.ok(r.json.errors.some((e: any) => e.parameter === parameter && e.rule === rule), `${url}: ${parameter} ${rule} (${r.json.detail})`);
+  t.notMatch(r.text, /at \w+ \(|\/work\/|node_modules/, 'no stack trace or path');
+  return r.json;
 }
