@@ -17,33 +17,29 @@ export interface Matches {
 export function bm25(collection: Collection, q: string, years: { from: number; to: number }, kind?: string): Matches {
   const query = parseQuery(q);
   const params: DuckDBValue[] = [...query.terms, years.from, years.to];
-  let where = `term IN (${query.terms.map(() => '?').join(', ') || 'NULL'}) AND year BETWEEN ? AND ?`;
+  // Equalities joined by OR, not IN: DuckDB prunes row groups of the term-sorted postings on each value, not on the list's min–max.
+  let where = `(${query.terms.map(() => 'term = ?').join(' OR ') || 'false'}) AND year BETWEEN ? AND ?`;
   if (kind) {
     where += ' AND kind = ?';
     params.push(kind);
   }
-  for (const phrase of query.phrases) {
-    const p = phraseMatch(collection, phrase, years, kind);
-    where += ` AND doc_id IN (${p.sql})`;
-    params.push(...p.params);
-  }
-  return { sql: `SELECT doc_id, sum(impact) AS score FROM ${collection}_postings WHERE ${where} GROUP BY doc_id`, params, query, empty: query.terms.length === 0 || years.from > years.to };
+  const having = query.phrases.map((phrase) => {
+    params.push(...phrase);
+    return `len(${phrasePositions(phrase)}) > 0`;
+  });
+  const sql = `SELECT doc_id, sum(impact) AS score FROM ${collection}_postings WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
+  return { sql, params, query, empty: query.terms.length === 0 || years.from > years.to };
 }
 
 /**
- * Documents holding the phrase's terms at consecutive positions: the first term's positions, shifted by one and
- * intersected with the next term's, and so on; a document matches when any start position survives.
+ * A document's start positions of the phrase, from the postings of its terms already grouped per document: the first
+ * term's positions, shifted by one and intersected with the next term's, and so on (empty or NULL: no match).
  */
-function phraseMatch(collection: Collection, phrase: string[], years: { from: number; to: number }, kind?: string): { sql: string; params: DuckDBValue[] } {
-  let positions = 'p0.positions';
-  const joins: string[] = [];
-  for (let i = 1; i < phrase.length; i++) {
-    joins.push(`JOIN ${collection}_postings p${i} ON p${i}.doc_id = p0.doc_id AND p${i}.term = ?`);
-    positions = `list_intersect(list_transform(${positions}, x -> x + 1), p${i}.positions)`;
-  }
-  const sql = `SELECT p0.doc_id FROM ${collection}_postings p0 ${joins.join(' ')}
-    WHERE p0.term = ? AND p0.year BETWEEN ? AND ?${kind ? ' AND p0.kind = ?' : ''} AND len(${positions}) > 0`;
-  return { sql, params: [...phrase.slice(1), phrase[0], years.from, years.to, ...(kind ? [kind] : [])] };
+function phrasePositions(phrase: string[]): string {
+  const positionsOf = 'any_value(positions) FILTER (WHERE term = ?)';
+  let positions = positionsOf;
+  for (let i = 1; i < phrase.length; i++) positions = `list_intersect(list_transform(${positions}, x -> x + 1), ${positionsOf})`;
+  return positions;
 }
 
 export function interpreted(query: ParsedQuery): string[] {

@@ -22,7 +22,7 @@ export interface ItemSearchParams {
   limit: number;
 }
 
-const GROUP_KEY = { none: 'i.item_id', file: 'i.file_number', matter: 'lower(i.matter)' } as const;
+const GROUP_KEY = { file: 'i.file_number', matter: 'lower(i.matter)' } as const;
 
 export const ROLL_CALL_COLUMNS = `r.roll_call_id AS id, r.item_id AS "itemId", r.sequence::INTEGER AS sequence, r.action, r.action_type AS "actionType",
   r.is_final AS "isFinal", r.ayes, r.noes, r.absent, r.excused, r.page::INTEGER AS page, r.shared_vote AS "sharedVote", r.count_mismatch AS "countMismatch"`;
@@ -64,22 +64,21 @@ export async function searchItems(release: Release, urls: Urls, p: ItemSearchPar
   const params: DuckDBValue[] = [...m.params];
   const conditions: string[] = [];
   if (voter) {
-    conditions.push(`EXISTS (SELECT 1 FROM positions v WHERE v.item_id = i.item_id AND v.supervisor_id = ?${p.position ? ' AND v.position = ?' : ''}${p.final ? ' AND v.is_final' : ''})`);
+    conditions.push(`EXISTS (SELECT 1 FROM positions v WHERE v.item_id = h.doc_id AND v.supervisor_id = ?${p.position ? ' AND v.position = ?' : ''}${p.final ? ' AND v.is_final' : ''})`);
     params.push(voter.id, ...(p.position ? [p.position] : []));
   } else if (p.final) {
-    conditions.push('EXISTS (SELECT 1 FROM roll_calls r WHERE r.item_id = i.item_id AND r.is_final)');
+    conditions.push('EXISTS (SELECT 1 FROM roll_calls r WHERE r.item_id = h.doc_id AND r.is_final)');
   }
-  const key = GROUP_KEY[p.groupBy];
+  const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
   params.push(p.limit);
-  const ranked = m.empty ? [] : await release.pool.rows(`
-    WITH matched AS (
-      SELECT i.item_id, h.score, ${key} AS grp, i.meeting_date
-      FROM (${m.sql}) h JOIN items i ON i.item_id = h.doc_id
-      ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
-    ), grouped AS (
-      SELECT item_id, score, (count(*) OVER (PARTITION BY grp))::INTEGER AS group_count,
-             row_number() OVER (PARTITION BY grp ORDER BY score DESC, meeting_date DESC, item_id) AS rank_in_group
-      FROM matched
+  // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
+  const ranked = m.empty ? [] : await release.pool.rows(p.groupBy === 'none' ? `
+    SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
+    FROM (${matched}) ORDER BY score DESC, item_id LIMIT ?` : `
+    WITH grouped AS (
+      SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUP_KEY[p.groupBy]}))::INTEGER AS group_count,
+             row_number() OVER (PARTITION BY ${GROUP_KEY[p.groupBy]} ORDER BY m.score DESC, i.meeting_date DESC, m.item_id) AS rank_in_group
+      FROM (${matched}) m JOIN items i USING (item_id)
     )
     SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ?`, params);

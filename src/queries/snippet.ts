@@ -1,22 +1,25 @@
 // A snippet: the stretch of text holding the most distinct query terms, matched words marked **like this**.
-import { normalize, STOPWORDS, stem } from '../text/analysis.ts';
+import { tokenTerms } from '../text/analysis.ts';
 
 const WINDOW = 32;
+/** Windows start every STEP tokens. */
+const STEP = 4;
 
 export function snippet(text: string, queryTerms: string[], maxWords = WINDOW): string {
-  const tokens = text.replace(/\s+/g, ' ').trim().split(' ');
+  const tokens = text.split(/\s+/).filter((t) => t.length > 0);
   if (tokens.length === 0) return '';
   const wanted = new Set(queryTerms);
-  const matches = tokens.map((tok) => {
-    const words = normalize(tok).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    const hit = words.find((w) => !STOPWORDS.has(w) && wanted.has(stem(w)));
-    return hit ? stem(hit) : null;
-  });
+  const matches = tokens.map((tok) => tokenTerms(tok).find((t) => wanted.has(t)) ?? null);
   let best = 0;
   let bestScore = -1;
-  for (let start = 0; start < Math.max(1, tokens.length - maxWords + 1); start += 4) {
-    const seen = new Set(matches.slice(start, start + maxWords).filter((m): m is string => m !== null));
-    const hits = matches.slice(start, start + maxWords).filter((m) => m !== null).length;
+  const seen = new Set<string>();
+  for (let start = 0; start < Math.max(1, tokens.length - maxWords + 1); start += STEP) {
+    seen.clear();
+    let hits = 0;
+    for (let i = start; i < Math.min(tokens.length, start + maxWords); i++) {
+      const m = matches[i];
+      if (m !== null) { seen.add(m); hits++; }
+    }
     const score = seen.size * 100 + hits;
     if (score > bestScore) {
       bestScore = score;

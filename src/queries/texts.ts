@@ -1,5 +1,7 @@
 // Document text for snippets, read by offset from the release's text store (`index/<collection>_text.bin`, each
-// text raw-deflated): a few small reads instead of decoding whole Parquet row groups of text.
+// text raw-deflated): a few small reads instead of decoding whole Parquet row groups of text. Where each text lies
+// (`<collection>_docs`: doc_id, text_offset, text_bytes) is read once per release into sorted arrays, so a search
+// spends no query on it.
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -8,7 +10,7 @@ import type { Collection } from './bm25.ts';
 
 export interface TextRef { offset: number; bytes: number }
 
-export async function readTexts(release: Release, collection: Collection, refs: TextRef[]): Promise<string[]> {
+async function readTexts(release: Release, collection: Collection, refs: TextRef[]): Promise<string[]> {
   const file = await release.memo<FileHandle>(`text:${collection}`, () => open(join(release.dir, 'index', `${collection}_text.bin`), 'r'), (f) => void f.close());
   return Promise.all(refs.map(async ({ offset, bytes }) => {
     const buf = Buffer.alloc(bytes);
@@ -17,11 +19,38 @@ export async function readTexts(release: Release, collection: Collection, refs: 
   }));
 }
 
+interface TextTable { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
+
+function textTable(release: Release, collection: Collection): Promise<TextTable> {
+  return release.memo(`text-refs:${collection}`, async () => {
+    const rows = await release.pool.with(async (c) => (await c.runAndReadAll(
+      `SELECT doc_id, text_offset::DOUBLE, text_bytes::INTEGER FROM ${collection}_docs ORDER BY doc_id`)).getRows());
+    return {
+      ids: rows.map((r) => String(r[0])),
+      offsets: Float64Array.from(rows, (r) => Number(r[1])),
+      bytes: Uint32Array.from(rows, (r) => Number(r[2])),
+    };
+  });
+}
+
+/** Index of `id` in the sorted `ids`, or -1 (ids are ASCII: DuckDB's byte order is JavaScript's order). */
+function find(ids: string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] === id) return mid;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 /** The texts of some documents of a collection, by id (ids without an entry are left out). */
 export async function textsById(release: Release, collection: Collection, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await release.pool.rows(
-    `SELECT doc_id, text_offset::BIGINT AS o, text_bytes::INTEGER AS b FROM ${collection}_docs WHERE doc_id IN (${ids.map(() => '?').join(', ')})`, ids);
-  const texts = await readTexts(release, collection, rows.map((r) => ({ offset: Number(r.o), bytes: Number(r.b) })));
-  return new Map(rows.map((r, i) => [String(r.doc_id), texts[i]]));
+  const table = await textTable(release, collection);
+  const found = ids.map((id) => find(table.ids, id)).filter((i) => i >= 0);
+  const texts = await readTexts(release, collection, found.map((i) => ({ offset: table.offsets[i], bytes: table.bytes[i] })));
+  return new Map(found.map((i, k) => [table.ids[i], texts[k]]));
 }

@@ -63,6 +63,19 @@ export function terms(text: string): string[] {
   return out;
 }
 
+const tokenTermsCache = new Map<string, readonly string[]>();
+
+/** The index terms of one whitespace-delimited token, cached: a snippet analyses every token of the texts it shows. */
+export function tokenTerms(token: string): readonly string[] {
+  let t = tokenTermsCache.get(token);
+  if (t === undefined) {
+    t = terms(token);
+    if (tokenTermsCache.size > 200_000) tokenTermsCache.clear();
+    tokenTermsCache.set(token, t);
+  }
+  return t;
+}
+
 export interface ParsedQuery {
   /** Distinct terms to score, in first-seen order. */
   terms: string[];
