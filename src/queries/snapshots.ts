@@ -1,6 +1,6 @@
 // Bulk snapshots: each entity's records straight from its lake table, in key order, paged by position (a release never
-// changes, so position paging is stable within it). JSON pages are read whole (≤ 1000 rows); NDJSON is streamed from
-// DuckDB's result chunk by chunk, each record's JSON text built by DuckDB (`to_json`), not per row in JavaScript.
+// changes, so position paging is stable within it). JSON pages are read as rows; NDJSON pages are cut from read-ahead
+// windows of records rendered by DuckDB (`to_json`), not per row in JavaScript (see WINDOW).
 //
 // Paging by position without `OFFSET` over the whole table: per release and entity, a sparse ordering (the key at every
 // BLOCK-th position, built once on first use) turns a cursor into a key range [key at block start, key at the block after
@@ -150,19 +150,94 @@ export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
   };
 }
 
-/**
- * The page as NDJSON text, one string per DuckDB chunk (each record a line ending in a newline), as DuckDB reads them;
- * the query starts on the first `next()`. The lines are exactly `JSON.stringify` of the JSON page's records.
- */
-export async function* snapshotLines(release: Release, e: Entity, p: PageParams): AsyncGenerator<string> {
-  if (pastEnd(e, release, p)) return;
-  const { sql, params } = await pageSql(release, e, p);
-  const rows = release.pool.stream(`SELECT to_json(s)::VARCHAR AS j FROM (${sql}) s ORDER BY s."${e.key}"`, params);
-  for await (const chunk of rows) {
-    let text = '';
-    for (const r of chunk) text += `${r.j as string}\n`;
-    yield lowerEscapes(text);
+// NDJSON pages are cut from read-ahead windows: WINDOW consecutive records rendered by one query (each record's JSON
+// built by DuckDB's `to_json`, the lines joined by `string_agg`), kept in a small cache bounded by size. A page of its
+// own cost about as much as a window: the key range still decodes whole Parquet row groups (one per year file,
+// ~30,000 rows at SCALE=1), so paging 1000 at a time decoded each row group ~30 times; consecutive pages now share it.
+// A page is at most 1000 records, so it is sent whole: the connection goes back to the pool before the first byte,
+// and the socket sends the text as fast as the client reads it (a slow client holds its page, not a connection).
+
+/** Records per read-ahead window (a multiple of BLOCK, so a window is a key range of the ordering). */
+export const WINDOW = 8 * BLOCK;
+
+/** Upper bound on the text the window cache holds, all releases and entities together (UTF-16: 2 bytes a char). */
+const WINDOW_CACHE_BYTES = 48 * 2 ** 20;
+
+/** One window's NDJSON text and where each of its lines starts (one more entry: the text's end). */
+interface Window { text: string; starts: number[] }
+
+const windows = new Map<string, Promise<Window>>(); // least recently used first
+const windowBytes = new Map<string, number>();
+let cachedBytes = 0;
+
+/** Windows read from DuckDB and the records they held, since the process started (the backpressure test reads them). */
+export const windowReads = { windows: 0, records: 0 };
+
+function cached(key: string, read: () => Promise<Window>): Promise<Window> {
+  let w = windows.get(key);
+  if (w) {
+    windows.delete(key); // to the most recently used end
+    windows.set(key, w);
+    return w;
   }
+  w = read();
+  windows.set(key, w);
+  w.then((win) => {
+    if (windows.get(key) !== w) return;
+    windowBytes.set(key, win.text.length * 2);
+    cachedBytes += win.text.length * 2;
+    for (const [old] of windows) {
+      if (cachedBytes <= WINDOW_CACHE_BYTES || old === key) break;
+      evict(old);
+    }
+  }, () => windows.get(key) === w && windows.delete(key)); // a failed read is retried by the next request
+  return w;
+}
+
+function evict(key: string): void {
+  windows.delete(key);
+  cachedBytes -= windowBytes.get(key) ?? 0;
+  windowBytes.delete(key);
+}
+
+async function readWindow(release: Release, e: Entity, w: number, size: number): Promise<Window> {
+  const ordering = await orderingOf(release, e);
+  const key = `t."${e.key}"`;
+  let select: string;
+  let params: (string | number)[];
+  if (!ordering) {
+    select = `${selectSql(e, release, '')} LIMIT ? OFFSET ?`;
+    params = [size, w * size];
+  } else {
+    const first = (w * size) / BLOCK;
+    const after = first + size / BLOCK;
+    select = selectSql(e, release, after < ordering.length ? `WHERE ${key} >= ? AND ${key} < ?` : `WHERE ${key} >= ?`);
+    params = after < ordering.length ? [ordering[first], ordering[after]] : [ordering[first]];
+  }
+  const [row] = await release.pool.rows(`SELECT coalesce(string_agg(to_json(s)::VARCHAR || chr(10), '' ORDER BY s."${e.key}"), '') AS text FROM (${select}) s`, params);
+  const text = lowerEscapes(row.text as string);
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  windowReads.windows++;
+  windowReads.records += starts.length - 1;
+  return { text, starts };
+}
+
+/**
+ * The page as NDJSON text: each record a line ending in a newline, exactly `JSON.stringify` of the JSON page's records.
+ * `size` (a multiple of BLOCK) is WINDOW but for tests of pages across window edges.
+ */
+export async function snapshotNdjson(release: Release, e: Entity, p: PageParams, size = WINDOW): Promise<string> {
+  if (pastEnd(e, release, p)) return '';
+  const end = Math.min(p.cursor + p.limit, total(e, release));
+  let text = '';
+  for (let w = Math.floor(p.cursor / size); w * size < end; w++) {
+    const win = await cached(`${release.id}/${e.name}/${size}/${w}`, () => readWindow(release, e, w, size));
+    const from = Math.max(p.cursor - w * size, 0);
+    const to = Math.min(end - w * size, win.starts.length - 1);
+    text += win.text.slice(win.starts[from], win.starts[to]);
+  }
+  return text;
 }
 
 export async function snapshotRecord(release: Release, e: Entity, id: string): Promise<Row | null> {
