@@ -7,6 +7,7 @@
 // the page), so each page reads only the row groups holding that range (the files are written sorted by key, so Parquet
 // min/max statistics prune the rest) and skips at most BLOCK - 1 rows. `ORDER BY key LIMIT ? OFFSET ?` re-read and
 // re-sorted the whole table per page instead (page time grew with the cursor).
+import type { DuckDBBlobValue } from '@duckdb/node-api';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Urls } from '../http/urls.ts';
@@ -131,6 +132,12 @@ const pastEnd = (e: Entity, release: Release, p: PageParams) => !release.has(e.t
 const ESCAPES = /\\(?:\\|u00[01][0-9A-F])/g;
 export const lowerEscapes = (s: string) => (s.includes('\\u00') ? s.replace(ESCAPES, (m) => m.toLowerCase()) : s);
 
+/** DuckDB's NDJSON bytes (`encode` of `to_json` lines) as JSON.stringify would write them, without a copy if it can. */
+export function ndjsonBytes(blob: DuckDBBlobValue): Buffer {
+  const bytes = Buffer.from(blob.bytes.buffer, blob.bytes.byteOffset, blob.bytes.length);
+  return bytes.includes('\\u00') ? Buffer.from(lowerEscapes(bytes.toString('utf8'))) : bytes;
+}
+
 export const total = (e: Entity, release: Release) => release.manifest.tables[e.table]?.rows ?? 0;
 
 export interface PageParams { cursor: number; limit: number; format: 'json' | 'ndjson'; release?: string }
@@ -151,20 +158,21 @@ export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
 }
 
 // NDJSON pages are cut from read-ahead windows: WINDOW consecutive records rendered by one query (each record's JSON
-// built by DuckDB's `to_json`, the lines joined by `string_agg`), kept in a small cache bounded by size. A page of its
-// own cost about as much as a window: the key range still decodes whole Parquet row groups (one per year file,
-// ~30,000 rows at SCALE=1), so paging 1000 at a time decoded each row group ~30 times; consecutive pages now share it.
+// built by DuckDB's `to_json`, the lines joined by `string_agg` and handed over as UTF-8 bytes by `encode`), kept in a small cache bounded
+// by size. A page of its own cost about as much as a window: the key range still decodes whole Parquet row groups (one
+// per year file, ~30,000 rows at SCALE=1), so paging 1000 at a time decoded each row group ~30 times; consecutive pages
+// now share it, and a page is a slice of the window's UTF-8 bytes, written as they are.
 // A page is at most 1000 records, so it is sent whole: the connection goes back to the pool before the first byte,
-// and the socket sends the text as fast as the client reads it (a slow client holds its page, not a connection).
+// and the socket sends the page as fast as the client reads it (a slow client holds its page, not a connection).
 
 /** Records per read-ahead window (a multiple of BLOCK, so a window is a key range of the ordering). */
 export const WINDOW = 8 * BLOCK;
 
-/** Upper bound on the text the window cache holds, all releases and entities together (UTF-16: 2 bytes a char). */
-const WINDOW_CACHE_BYTES = 48 * 2 ** 20;
+/** Upper bound on the bytes the window cache holds, all releases and entities together. */
+const WINDOW_CACHE_BYTES = 32 * 2 ** 20;
 
-/** One window's NDJSON text and where each of its lines starts (one more entry: the text's end). */
-interface Window { text: string; starts: number[] }
+/** One window's NDJSON bytes and where each of its lines starts (one more entry: the end). */
+interface Window { bytes: Buffer; starts: number[] }
 
 const windows = new Map<string, Promise<Window>>(); // least recently used first
 const windowBytes = new Map<string, number>();
@@ -184,8 +192,8 @@ function cached(key: string, read: () => Promise<Window>): Promise<Window> {
   windows.set(key, w);
   w.then((win) => {
     if (windows.get(key) !== w) return;
-    windowBytes.set(key, win.text.length * 2);
-    cachedBytes += win.text.length * 2;
+    windowBytes.set(key, win.bytes.length);
+    cachedBytes += win.bytes.length;
     for (const [old] of windows) {
       if (cachedBytes <= WINDOW_CACHE_BYTES || old === key) break;
       evict(old);
@@ -200,44 +208,45 @@ function evict(key: string): void {
   windowBytes.delete(key);
 }
 
-async function readWindow(release: Release, e: Entity, w: number, size: number): Promise<Window> {
+/** The window's SELECT: the whole table when one window holds it, else a key range of the ordering (or LIMIT/OFFSET). */
+async function windowSql(release: Release, e: Entity, w: number, size: number): Promise<{ sql: string; params: (string | number)[] }> {
+  if (total(e, release) <= size) return { sql: selectSql(e, release, ''), params: [] };
   const ordering = await orderingOf(release, e);
+  if (!ordering) return { sql: `${selectSql(e, release, '')} LIMIT ? OFFSET ?`, params: [size, w * size] };
   const key = `t."${e.key}"`;
-  let select: string;
-  let params: (string | number)[];
-  if (!ordering) {
-    select = `${selectSql(e, release, '')} LIMIT ? OFFSET ?`;
-    params = [size, w * size];
-  } else {
-    const first = (w * size) / BLOCK;
-    const after = first + size / BLOCK;
-    select = selectSql(e, release, after < ordering.length ? `WHERE ${key} >= ? AND ${key} < ?` : `WHERE ${key} >= ?`);
-    params = after < ordering.length ? [ordering[first], ordering[after]] : [ordering[first]];
-  }
-  const [row] = await release.pool.rows(`SELECT coalesce(string_agg(to_json(s)::VARCHAR || chr(10), '' ORDER BY s."${e.key}"), '') AS text FROM (${select}) s`, params);
-  const text = lowerEscapes(row.text as string);
+  const first = (w * size) / BLOCK;
+  const after = first + size / BLOCK;
+  if (after >= ordering.length) return { sql: selectSql(e, release, `WHERE ${key} >= ?`), params: [ordering[first]] };
+  return { sql: selectSql(e, release, `WHERE ${key} >= ? AND ${key} < ?`), params: [ordering[first], ordering[after]] };
+}
+
+async function readWindow(release: Release, e: Entity, w: number, size: number): Promise<Window> {
+  const { sql: select, params } = await windowSql(release, e, w, size);
+  const sql = `SELECT encode(coalesce(string_agg(to_json(s)::VARCHAR || chr(10), '' ORDER BY s."${e.key}"), '')) FROM (${select}) s`;
+  const blob = await release.pool.with(async (c) => (await c.runAndReadAll(sql, params)).getRows()[0][0] as DuckDBBlobValue);
+  const bytes = ndjsonBytes(blob);
   const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts.push(i + 1);
   windowReads.windows++;
   windowReads.records += starts.length - 1;
-  return { text, starts };
+  return { bytes, starts };
 }
 
 /**
- * The page as NDJSON text: each record a line ending in a newline, exactly `JSON.stringify` of the JSON page's records.
- * `size` (a multiple of BLOCK) is WINDOW but for tests of pages across window edges.
+ * The page as NDJSON (UTF-8): each record a line ending in a newline, exactly `JSON.stringify` of the JSON page's
+ * records. `size` (a multiple of BLOCK) is WINDOW but for tests of pages across window edges.
  */
-export async function snapshotNdjson(release: Release, e: Entity, p: PageParams, size = WINDOW): Promise<string> {
-  if (pastEnd(e, release, p)) return '';
+export async function snapshotNdjson(release: Release, e: Entity, p: PageParams, size = WINDOW): Promise<Buffer> {
+  if (pastEnd(e, release, p)) return Buffer.alloc(0);
   const end = Math.min(p.cursor + p.limit, total(e, release));
-  let text = '';
+  const parts: Buffer[] = [];
   for (let w = Math.floor(p.cursor / size); w * size < end; w++) {
     const win = await cached(`${release.id}/${e.name}/${size}/${w}`, () => readWindow(release, e, w, size));
     const from = Math.max(p.cursor - w * size, 0);
     const to = Math.min(end - w * size, win.starts.length - 1);
-    text += win.text.slice(win.starts[from], win.starts[to]);
+    parts.push(win.bytes.subarray(win.starts[from], win.starts[to]));
   }
-  return text;
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
 export async function snapshotRecord(release: Release, e: Entity, id: string): Promise<Row | null> {
