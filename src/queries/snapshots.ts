@@ -80,9 +80,10 @@ export const entity = (name: string): Entity | undefined => ENTITIES.find((e) =>
 
 export const recordSchemaId = (name: EntityName) => `snapshot/${name}.json`;
 
-function selectSql(e: Entity, release: Release, where: string): string {
-  return `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ${where} ORDER BY t."${e.key}"`;
-}
+/** The entity's records (`where` over the table aliased `t`) in no particular order. */
+const unorderedSql = (e: Entity, release: Release, where: string) => `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ${where}`;
+
+const selectSql = (e: Entity, release: Release, where: string) => `${unorderedSql(e, release, where)} ORDER BY t."${e.key}"`;
 
 /** Positions per block of the sparse ordering: a page skips fewer than this many rows of its first block. */
 export const BLOCK = 1024;
@@ -208,16 +209,19 @@ function evict(key: string): void {
   windowBytes.delete(key);
 }
 
-/** The window's SELECT: the whole table when one window holds it, else a key range of the ordering (or LIMIT/OFFSET). */
+/**
+ * The window's records, unordered (the aggregate that joins them orders them): the whole table when one window holds
+ * it, else a key range of the ordering (or LIMIT/OFFSET when there is none).
+ */
 async function windowSql(release: Release, e: Entity, w: number, size: number): Promise<{ sql: string; params: (string | number)[] }> {
-  if (total(e, release) <= size) return { sql: selectSql(e, release, ''), params: [] };
+  if (total(e, release) <= size) return { sql: unorderedSql(e, release, ''), params: [] };
   const ordering = await orderingOf(release, e);
   if (!ordering) return { sql: `${selectSql(e, release, '')} LIMIT ? OFFSET ?`, params: [size, w * size] };
   const key = `t."${e.key}"`;
   const first = (w * size) / BLOCK;
   const after = first + size / BLOCK;
-  if (after >= ordering.length) return { sql: selectSql(e, release, `WHERE ${key} >= ?`), params: [ordering[first]] };
-  return { sql: selectSql(e, release, `WHERE ${key} >= ? AND ${key} < ?`), params: [ordering[first], ordering[after]] };
+  if (after >= ordering.length) return { sql: unorderedSql(e, release, `WHERE ${key} >= ?`), params: [ordering[first]] };
+  return { sql: unorderedSql(e, release, `WHERE ${key} >= ? AND ${key} < ?`), params: [ordering[first], ordering[after]] };
 }
 
 async function readWindow(release: Release, e: Entity, w: number, size: number): Promise<Window> {
