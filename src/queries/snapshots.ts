@@ -159,10 +159,10 @@ export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
 }
 
 // NDJSON pages are cut from read-ahead windows: WINDOW consecutive records rendered by one query (each record's JSON
-// built by DuckDB's `to_json`, the lines joined by `string_agg` and handed over as UTF-8 bytes by `encode`), kept in a small cache bounded
-// by size. A page of its own cost about as much as a window: the key range still decodes whole Parquet row groups (one
-// per year file, ~30,000 rows at SCALE=1), so paging 1000 at a time decoded each row group ~30 times; consecutive pages
-// now share it, and a page is a slice of the window's UTF-8 bytes, written as they are.
+// built by DuckDB's `to_json`, the lines joined by `string_agg`, handed over as UTF-8 bytes by `encode`) and kept in a
+// small cache bounded by size. A page on its own cost nearly as much as a window: its key range still decodes whole
+// Parquet row groups (one per year file, ~30,000 rows at SCALE=1), so paging 1000 at a time decoded each row group ~30
+// times; consecutive pages now share one read, and a page is a slice of the window's bytes, written as they are.
 // A page is at most 1000 records, so it is sent whole: the connection goes back to the pool before the first byte,
 // and the socket sends the page as fast as the client reads it (a slow client holds its page, not a connection).
 
