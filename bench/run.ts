@@ -298,8 +298,6 @@ async function explain(release: Release, set: QuerySet, file: string): Promise<v
 // ---------------------------------------------------------------------------------------------------------------
 // Snapshots: NDJSON over HTTP against DuckDB's COPY ... (FORMAT json) of the same rows
 
-interface SnapshotResult { entity: string; records: number; ms: number; recordsPerSec: number; copyRows: number; copyMs: number; copyRowsPerSec: number; ratio: number; pages: number }
-
 interface SnapshotEntity { name: string; table: string; key: string; columns: (r: Release) => string; joins?: (r: Release) => string }
 
 /** The snapshot module's own entity definitions, when it exists in this build (it is loaded by name so the bench

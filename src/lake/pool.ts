@@ -45,72 +45,47 @@ export class Pool {
     return this.with(async (c) => (await c.runAndReadAll(sql, params)).getRowObjectsJson() as Row[]);
   }
 
-  /**
-   * Runs `fn` with a connection held, interrupting its query when the time limit passes. A query that does not come
-   * back within a short grace after the interrupt is abandoned with its connection, which a fresh one replaces, so
-   * no request can wait forever.
-   */
+  /** Runs `fn` with a connection held, under the time limit (see Lease). */
   async with<T>(fn: (c: DuckDBConnection) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
-    const c = await this.acquire();
-    let timedOut = false;
-    let running = true;
-    let grace: NodeJS.Timeout | undefined;
-    let abandon: (e: Error) => void = () => {};
-    const abandoned = new Promise<never>((_, reject) => { abandon = reject; });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      c.interrupt();
-      grace = setTimeout(() => abandon(new QueryTimeout(`query exceeded ${timeoutMs} ms`)), INTERRUPT_GRACE_MS);
-    }, timeoutMs);
-    const work = fn(c).finally(() => { running = false; });
+    const lease = new Lease(this, await this.acquire(), timeoutMs);
     try {
-      const result = await Promise.race([work, abandoned]);
-      // An interrupted query can come back with a partial result instead of an error: it is never an answer.
-      if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
-      return result;
-    } catch (e) {
-      if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
-      throw e;
+      return await lease.run(fn);
     } finally {
-      clearTimeout(timer);
-      clearTimeout(grace);
-      if (running) {
-        work.catch(() => {});
-        this.replace(c);
-      } else this.release(c);
+      lease.end();
+    }
+  }
+
+  /**
+   * Streams a query's rows chunk by chunk (DuckDB's own chunks, as it reads them) while holding one connection under
+   * the time limit, which counts from the start for the whole stream; the connection goes back when the consumer
+   * finishes or stops early (`return()` on the iterator).
+   */
+  async *stream(sql: string, params: DuckDBValue[] = [], timeoutMs = this.timeoutMs * 6): AsyncGenerator<Row[]> {
+    const lease = new Lease(this, await this.acquire(), timeoutMs);
+    try {
+      const chunks = (await lease.run((c) => c.stream(sql, params))).yieldRowObjectJson();
+      for (;;) {
+        const next = await lease.run(() => chunks.next());
+        if (next.done) return;
+        yield next.value as Row[];
+      }
+    } finally {
+      lease.end();
     }
   }
 
   /** Connections given up on because their query ignored the interrupt. */
   abandoned = 0;
 
-  private replace(stuck: DuckDBConnection): void {
+  /** Takes back a leased connection: to the next waiting query, or replaced by a fresh one if it was abandoned. */
+  giveBack(c: DuckDBConnection, stuck: boolean): void {
+    if (!stuck) return this.release(c);
     this.abandoned++;
-    this.all = this.all.filter((x) => x !== stuck);
-    void this.instance.connect().then((c) => {
-      this.all.push(c);
-      this.release(c);
+    this.all = this.all.filter((x) => x !== c);
+    void this.instance.connect().then((fresh) => {
+      this.all.push(fresh);
+      this.release(fresh);
     });
-  }
-
-  /**
-   * Streams a query's rows chunk by chunk (DuckDB's own chunks, as it reads them) while holding one connection; the
-   * connection goes back when the consumer finishes or stops early (`return()` on the iterator).
-   */
-  async *stream(sql: string, params: DuckDBValue[] = [], timeoutMs = this.timeoutMs * 6): AsyncGenerator<Row[]> {
-    const c = await this.acquire();
-    let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; c.interrupt(); }, timeoutMs);
-    try {
-      const result = await c.stream(sql, params);
-      for await (const rows of result.yieldRowObjectJson()) yield rows as Row[];
-    } catch (e) {
-      if (timedOut) throw new QueryTimeout(`query exceeded ${timeoutMs} ms`);
-      throw e;
-    } finally {
-      clearTimeout(timer);
-      this.release(c);
-    }
   }
 
   /** Closes the connections it still uses (an abandoned one is never closed: closing would wait for its query). */
@@ -118,5 +93,53 @@ export class Pool {
     for (const c of this.all) c.closeSync();
     this.all = [];
     this.idle = [];
+  }
+}
+
+/**
+ * One connection held under a time limit, for one query or one stream: when the limit passes, the connection's query
+ * is interrupted; whatever comes back after that (it can be a partial result instead of an error) is never an answer;
+ * a call that does not come back within a short grace after the interrupt is abandoned with its connection, which a
+ * fresh one replaces, so no request can wait forever.
+ */
+class Lease {
+  private timedOut = false;
+  private inFlight = false;
+  private readonly timer: NodeJS.Timeout;
+  private grace: NodeJS.Timeout | undefined;
+  private abandon: () => void = () => {};
+  private readonly givenUp = new Promise<never>((_, reject) => { this.abandon = () => reject(this.timeout()); });
+
+  constructor(private readonly pool: Pool, private readonly c: DuckDBConnection, private readonly timeoutMs: number) {
+    this.givenUp.catch(() => {}); // the grace can run out while no call is waiting on it (a stream's consumer is slow)
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      c.interrupt();
+      this.grace = setTimeout(this.abandon, INTERRUPT_GRACE_MS);
+    }, timeoutMs);
+  }
+
+  private timeout(): QueryTimeout {
+    return new QueryTimeout(`query exceeded ${this.timeoutMs} ms`);
+  }
+
+  async run<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.timedOut) throw this.timeout();
+    this.inFlight = true;
+    const work = fn(this.c).finally(() => { this.inFlight = false; });
+    work.catch(() => {}); // an abandoned call's outcome is nobody's
+    try {
+      const result = await Promise.race([work, this.givenUp]);
+      if (this.timedOut) throw this.timeout();
+      return result;
+    } catch (e) {
+      throw this.timedOut ? this.timeout() : e;
+    }
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    clearTimeout(this.grace);
+    this.pool.giveBack(this.c, this.inFlight);
   }
 }

@@ -1,12 +1,13 @@
 // Bulk snapshots: each entity's records straight from its lake table, in key order, paged by position (a release never
-// changes, so position paging is stable within it). JSON pages are read whole (≤ 1000 rows); NDJSON is streamed from
-// DuckDB's result chunk by chunk, each record's JSON text built by DuckDB (`to_json`), not per row in JavaScript.
+// changes, so position paging is stable within it). JSON pages are read as rows; NDJSON pages are cut from read-ahead
+// windows of records rendered by DuckDB (`to_json`), not per row in JavaScript (see WINDOW).
 //
 // Paging by position without `OFFSET` over the whole table: per release and entity, a sparse ordering (the key at every
 // BLOCK-th position, built once on first use) turns a cursor into a key range [key at block start, key at the block after
 // the page), so each page reads only the row groups holding that range (the files are written sorted by key, so Parquet
 // min/max statistics prune the rest) and skips at most BLOCK - 1 rows. `ORDER BY key LIMIT ? OFFSET ?` re-read and
 // re-sorted the whole table per page instead (page time grew with the cursor).
+import type { DuckDBBlobValue } from '@duckdb/node-api';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Urls } from '../http/urls.ts';
@@ -79,9 +80,10 @@ export const entity = (name: string): Entity | undefined => ENTITIES.find((e) =>
 
 export const recordSchemaId = (name: EntityName) => `snapshot/${name}.json`;
 
-function selectSql(e: Entity, release: Release, where: string): string {
-  return `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ${where} ORDER BY t."${e.key}"`;
-}
+/** The entity's records (`where` over the table aliased `t`) in no particular order. */
+const unorderedSql = (e: Entity, release: Release, where: string) => `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ${where}`;
+
+const selectSql = (e: Entity, release: Release, where: string) => `${unorderedSql(e, release, where)} ORDER BY t."${e.key}"`;
 
 /** Positions per block of the sparse ordering: a page skips fewer than this many rows of its first block. */
 export const BLOCK = 1024;
@@ -131,6 +133,12 @@ const pastEnd = (e: Entity, release: Release, p: PageParams) => !release.has(e.t
 const ESCAPES = /\\(?:\\|u00[01][0-9A-F])/g;
 export const lowerEscapes = (s: string) => (s.includes('\\u00') ? s.replace(ESCAPES, (m) => m.toLowerCase()) : s);
 
+/** DuckDB's NDJSON bytes (`encode` of `to_json` lines) as JSON.stringify would write them, without a copy if it can. */
+export function ndjsonBytes(blob: DuckDBBlobValue): Buffer {
+  const bytes = Buffer.from(blob.bytes.buffer, blob.bytes.byteOffset, blob.bytes.length);
+  return bytes.includes('\\u00') ? Buffer.from(lowerEscapes(bytes.toString('utf8'))) : bytes;
+}
+
 export const total = (e: Entity, release: Release) => release.manifest.tables[e.table]?.rows ?? 0;
 
 export interface PageParams { cursor: number; limit: number; format: 'json' | 'ndjson'; release?: string }
@@ -150,19 +158,99 @@ export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
   };
 }
 
-/**
- * The page as NDJSON text, one string per DuckDB chunk (each record a line ending in a newline), as DuckDB reads them;
- * the query starts on the first `next()`. The lines are exactly `JSON.stringify` of the JSON page's records.
- */
-export async function* snapshotLines(release: Release, e: Entity, p: PageParams): AsyncGenerator<string> {
-  if (pastEnd(e, release, p)) return;
-  const { sql, params } = await pageSql(release, e, p);
-  const rows = release.pool.stream(`SELECT to_json(s)::VARCHAR AS j FROM (${sql}) s ORDER BY s."${e.key}"`, params);
-  for await (const chunk of rows) {
-    let text = '';
-    for (const r of chunk) text += `${r.j as string}\n`;
-    yield lowerEscapes(text);
+// NDJSON pages are cut from read-ahead windows: WINDOW consecutive records rendered by one query (each record's JSON
+// built by DuckDB's `to_json`, the lines joined by `string_agg`, handed over as UTF-8 bytes by `encode`) and kept in a
+// small cache bounded by size. A page on its own cost nearly as much as a window: its key range still decodes whole
+// Parquet row groups (one per year file, ~30,000 rows at SCALE=1), so paging 1000 at a time decoded each row group ~30
+// times; consecutive pages now share one read, and a page is a slice of the window's bytes, written as they are.
+// A page is at most 1000 records, so it is sent whole: the connection goes back to the pool before the first byte,
+// and the socket sends the page as fast as the client reads it (a slow client holds its page, not a connection).
+
+/** Records per read-ahead window (a multiple of BLOCK, so a window is a key range of the ordering). */
+export const WINDOW = 8 * BLOCK;
+
+/** Upper bound on the bytes the window cache holds, all releases and entities together. */
+const WINDOW_CACHE_BYTES = 32 * 2 ** 20;
+
+/** One window's NDJSON bytes and where each of its lines starts (one more entry: the end). */
+interface Window { bytes: Buffer; starts: number[] }
+
+const windows = new Map<string, Promise<Window>>(); // least recently used first
+const windowBytes = new Map<string, number>();
+let cachedBytes = 0;
+
+/** Windows read from DuckDB and the records they held, since the process started (the backpressure test reads them). */
+export const windowReads = { windows: 0, records: 0 };
+
+function cached(key: string, read: () => Promise<Window>): Promise<Window> {
+  let w = windows.get(key);
+  if (w) {
+    windows.delete(key); // to the most recently used end
+    windows.set(key, w);
+    return w;
   }
+  w = read();
+  windows.set(key, w);
+  w.then((win) => {
+    if (windows.get(key) !== w) return;
+    windowBytes.set(key, win.bytes.length);
+    cachedBytes += win.bytes.length;
+    for (const [old] of windows) {
+      if (cachedBytes <= WINDOW_CACHE_BYTES || old === key) break;
+      evict(old);
+    }
+  }, () => windows.get(key) === w && windows.delete(key)); // a failed read is retried by the next request
+  return w;
+}
+
+function evict(key: string): void {
+  windows.delete(key);
+  cachedBytes -= windowBytes.get(key) ?? 0;
+  windowBytes.delete(key);
+}
+
+/**
+ * The window's records, unordered (the aggregate that joins them orders them): the whole table when one window holds
+ * it, else a key range of the ordering (or LIMIT/OFFSET when there is none).
+ */
+async function windowSql(release: Release, e: Entity, w: number, size: number): Promise<{ sql: string; params: (string | number)[] }> {
+  if (total(e, release) <= size) return { sql: unorderedSql(e, release, ''), params: [] };
+  const ordering = await orderingOf(release, e);
+  if (!ordering) return { sql: `${selectSql(e, release, '')} LIMIT ? OFFSET ?`, params: [size, w * size] };
+  const key = `t."${e.key}"`;
+  const first = (w * size) / BLOCK;
+  const after = first + size / BLOCK;
+  if (after >= ordering.length) return { sql: unorderedSql(e, release, `WHERE ${key} >= ?`), params: [ordering[first]] };
+  return { sql: unorderedSql(e, release, `WHERE ${key} >= ? AND ${key} < ?`), params: [ordering[first], ordering[after]] };
+}
+
+async function readWindow(release: Release, e: Entity, w: number, size: number): Promise<Window> {
+  const { sql: select, params } = await windowSql(release, e, w, size);
+  const sql = `SELECT encode(coalesce(string_agg(to_json(s)::VARCHAR || chr(10), '' ORDER BY s."${e.key}"), '')) FROM (${select}) s`;
+  const blob = await release.pool.with(async (c) => (await c.runAndReadAll(sql, params)).getRows()[0][0] as DuckDBBlobValue);
+  const bytes = ndjsonBytes(blob);
+  const starts = [0];
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts.push(i + 1);
+  windowReads.windows++;
+  windowReads.records += starts.length - 1;
+  return { bytes, starts };
+}
+
+/**
+ * The page as NDJSON (UTF-8): each record a line ending in a newline, exactly `JSON.stringify` of the JSON page's
+ * records. `size` (a multiple of BLOCK) is WINDOW but for tests of pages across window edges.
+ */
+export async function snapshotNdjson(release: Release, e: Entity, p: PageParams, size = WINDOW): Promise<Buffer> {
+  if (pastEnd(e, release, p)) return Buffer.alloc(0);
+  const end = Math.min(p.cursor + p.limit, total(e, release));
+  const parts: Buffer[] = [];
+  for (let w = Math.floor(p.cursor / size); w * size < end; w++) {
+    const win = await cached(`${release.id}/${e.name}/${size}/${w}`, () => readWindow(release, e, w, size));
+    const from = Math.max(p.cursor - w * size, 0);
+    const to = Math.min(end - w * size, win.starts.length - 1);
+    parts.push(win.bytes.subarray(win.starts[from], win.starts[to]));
+  }
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
 export async function snapshotRecord(release: Release, e: Entity, id: string): Promise<Row | null> {

@@ -1,4 +1,4 @@
-// Data products: snapshot manifest and pages (JSON, or NDJSON streamed from DuckDB), single snapshot records, the change
+// Data products: snapshot manifest and pages (JSON or NDJSON), single snapshot records, the change
 // feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag).
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
@@ -9,19 +9,12 @@ import type { Context } from 'koa';
 import type { Manifest } from '../../lake/release.ts';
 import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
-import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotPage, snapshotLines, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
+import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
 import type { State } from '../app.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
-
-/** The NDJSON text chunk by chunk as DuckDB hands it over; the stream pulls only as fast as the client reads. */
-async function* ndjson(first: IteratorResult<string>, rest: AsyncGenerator<string>): AsyncGenerator<string> {
-  if (first.done) return;
-  yield first.value;
-  for await (const text of rest) yield text;
-}
 
 export const dataEndpoints: Endpoint[] = [
   {
@@ -34,7 +27,7 @@ export const dataEndpoints: Endpoint[] = [
   },
   {
     path: '/api/snapshots/:entity',
-    summary: 'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON streamed with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
+    summary: 'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
     description: 'Paging from cursor 0 by nextCursor yields every record of the release exactly once; pin the release with `release=<id>` so a newer release does not change the pages under you.',
     tag: 'data',
     params: 'params/snapshot-page.json',
@@ -44,19 +37,15 @@ export const dataEndpoints: Endpoint[] = [
       const e = await entityOf(path.entity);
       const p = params as PageParams;
       if (p.format !== 'ndjson') return snapshotPage(release, e, p);
-      const rows = snapshotLines(release, e, p);
-      const first = await rows.next(); // a failed query is still a problem document, before any header is sent
+      const bytes = await snapshotNdjson(release, e, p);
       const next = nextCursor(e, release, p);
       ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
       ctx.set('X-Total-Count', String(total(e, release)));
       if (next !== null) ctx.set('X-Next-Cursor', String(next));
       ctx.type = 'application/x-ndjson; charset=utf-8';
-      // The connection goes back to the pool, and the release is let go, only once the stream has closed (read to the
-      // end, or the client went away).
-      release.hold();
-      const stream = Readable.from(ndjson(first, rows), { objectMode: false });
-      stream.once('close', () => void rows.return(undefined).finally(() => release.drop()));
-      ctx.body = stream;
+      // One chunk as a stream, not a plain Buffer body: the answer counts as admitted work until the client has it all.
+      ctx.length = bytes.length;
+      ctx.body = Readable.from([bytes], { objectMode: false });
       return undefined;
     },
   },
