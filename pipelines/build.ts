@@ -10,20 +10,22 @@ import type { PageText } from './extract/pages.ts';
 import { pageTitle } from '../src/text/titles.ts';
 import { extractDocuments } from './extract/pool.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
-import { writeBm25, type IndexDoc } from './index/bm25.ts';
+import { writeBm25 } from './index/bm25.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
 import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
-import { copyOut, loadRows } from './publish/tables.ts';
+import { COLLECTIONS, RowFiles } from './publish/row-files.ts';
+import { readNdjson } from './publish/scratch.ts';
+import { copyOut, loadNdjson } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../src/config.ts';
 import { OpenAIEmbedder } from '../src/embed/openai.ts';
-import { embedPages } from './embed/stage.ts';
+import { embedPages, type PageInput } from './embed/stage.ts';
 import { loadRoster } from './enrich/supervisors.ts';
 import { parseDocument } from './parse/document.ts';
-import { COLUMNS, commentRow, itemRow, positionRow, problemRow, rollCallRow, supervisorRow, type Table } from './publish/rows.ts';
-import type { ParsedDocument, Problem } from './records.ts';
+import { COLUMNS, commentRow, itemRow, positionRow, rollCallRow, supervisorRow, type Table } from './publish/rows.ts';
+import type { SupervisorRecord } from './records.ts';
 
 export interface BuildOptions {
   corpus: string;
@@ -59,19 +61,69 @@ function documentTitle(source: SourceDocument, pages: PageText[]): string {
   return `${name}, ${longDate(source.meetingDate)}${source.synthetic ? ' (synthetic)' : ''}`;
 }
 
-async function extractAll(sources: SourceDocument[], cacheDir: string | null, quiet: boolean): Promise<ExtractedDocument[]> {
-  const bar = quiet ? null : stage('extract', sources.length);
-  const results = await extractDocuments(sources.map((s) => ({ path: s.path, sha256: s.sha256, bytes: s.bytes })), { cacheDir, onDocument: () => bar?.tick() });
-  const out: ExtractedDocument[] = sources.map((source, i) => {
-    const r = results[i];
+/** The documents, extracted (in worker threads, a few ahead) and checked, one at a time in corpus order. */
+async function* extracted(sources: SourceDocument[], cacheDir: string | null): AsyncGenerator<ExtractedDocument> {
+  let i = 0;
+  for await (const r of extractDocuments(sources.map((s) => ({ path: s.path, sha256: s.sha256, bytes: s.bytes })), { cacheDir })) {
+    const source = sources[i++];
     if ('error' in r) throw new SourceError(`${source.fileName}: unreadable PDF (${r.error})`);
     if (source.declaredPages !== null && source.declaredPages !== r.rawPages) {
       throw new SourceError(`${source.fileName}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}`);
     }
-    return { source, pages: r.pages, title: documentTitle(source, r.pages) };
+    yield { source, pages: r.pages, title: documentTitle(source, r.pages) };
+  }
+}
+
+/** One document's rows for every table and index collection. */
+async function writeDocument(out: RowFiles, { source: s, pages, title }: ExtractedDocument, roster: SupervisorRecord[]): Promise<void> {
+  const year = Number(s.meetingDate.slice(0, 4));
+  await out.write('documents', {
+    document_id: s.id, meeting_date: s.meetingDate, year, kind: s.kind, title,
+    file_name: s.fileName, official_url: s.officialUrl, archive_url: s.archiveUrl, sha256: s.sha256, bytes: s.bytes,
+    pages: pages.length, synthetic: s.synthetic, extractor: EXTRACTOR,
   });
-  bar?.done(`${out.length} documents, ${out.reduce((n, d) => n + d.pages.length, 0)} pages`);
-  return out;
+  for (const p of pages) {
+    if (p.quality === 'garbage' || p.quality === 'repaired') {
+      await out.problem({ documentId: s.id, page: p.page, kind: `${p.quality}-page`, detail: p.quality === 'garbage' ? 'page text is unreadable; kept but not indexed' : 'page text decoded from a shifted font encoding' });
+    }
+    const row = {
+      page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year,
+      kind: s.kind, page: p.page, title: pageTitle(title, p.page), header: p.header, footer: p.footer,
+      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: `${s.officialUrl}#page=${p.page}`,
+    };
+    await out.write('pages', row);
+    if (row.indexed) await out.index('page', { doc_id: row.page_id, year, kind: s.kind, text: row.text });
+  }
+
+  const result = parseDocument(s, pages.filter((p) => p.quality !== 'garbage'), roster);
+  for (const p of result.problems) await out.problem(p);
+  for (const i of result.items) {
+    await out.write('items', itemRow(i, s.officialUrl));
+    await out.index('item', { doc_id: i.id, year: i.year, kind: i.kind, text: i.text });
+  }
+  for (const r of result.rollCalls) await out.write('roll_calls', rollCallRow(r, s.officialUrl));
+  for (const p of result.positions) await out.write('positions', positionRow(p));
+  for (const c of result.comments) {
+    await out.write('comments', commentRow(c, s.officialUrl));
+    await out.index('comment', { doc_id: c.id, year: c.year, kind: s.kind, text: `${c.speaker}\n${c.statement}` });
+  }
+}
+
+/** Reads every document into the row files (closed when done). */
+async function readDocuments(sources: SourceDocument[], out: RowFiles, cacheDir: string | null, quiet: boolean): Promise<void> {
+  const bar = quiet ? null : stage('read', sources.length);
+  const roster = loadRoster();
+  try {
+    for (const s of roster) await out.write('supervisors', supervisorRow(s));
+    for await (const doc of extracted(sources, cacheDir)) {
+      await writeDocument(out, doc, roster);
+      bar?.tick();
+    }
+  } finally {
+    await out.close();
+  }
+  bar?.done(`${out.count('documents')} documents, ${out.count('pages')} pages; ${out.count('items')} items, ${out.count('roll_calls')} roll calls, `
+    + `${out.count('positions')} positions, ${out.count('comments')} comments, ${out.count('problems')} problems`);
 }
 
 /** Parser version: the hash of the parse and enrich code and the supervisor roster (reported per document in /api/quality). */
@@ -94,6 +146,8 @@ async function previousRelease(lake: string): Promise<(PreviousRelease & { files
   return { id: manifest.releaseId, createdAt: manifest.createdAt, dir, files };
 }
 
+const TABLES = Object.keys(COLUMNS) as Table[];
+
 export function pageId(documentId: string, page: number): string {
   return `${documentId}-p${page}`;
 }
@@ -104,54 +158,19 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   const sources = await readCorpus(opts.corpus);
   await mkdir(opts.lake, { recursive: true }); // an unwritable lake fails here, before any work
   log(`sources: ${sources.length} documents from ${opts.corpus}`);
-  const docs = await extractAll(sources, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
-
-  const problems: Problem[] = [];
-  const documentRows = docs.map(({ source: s, pages, title }) => ({
-    document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)), kind: s.kind, title,
-    file_name: s.fileName, official_url: s.officialUrl, archive_url: s.archiveUrl, sha256: s.sha256, bytes: s.bytes,
-    pages: pages.length, synthetic: s.synthetic, extractor: EXTRACTOR,
-  }));
-  const pageRows = docs.flatMap(({ source: s, pages, title }) => pages.map((p) => {
-    if (p.quality === 'garbage' || p.quality === 'repaired') {
-      problems.push({ documentId: s.id, page: p.page, kind: `${p.quality}-page`, detail: p.quality === 'garbage' ? 'page text is unreadable; kept but not indexed' : 'page text decoded from a shifted font encoding' });
-    }
-    return {
-      page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)),
-      kind: s.kind, page: p.page, title: pageTitle(title, p.page), header: p.header, footer: p.footer,
-      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: `${s.officialUrl}#page=${p.page}`,
-    };
-  }));
-
-  const roster = loadRoster();
-  const parseBar = quiet ? null : stage('parse', docs.length);
-  const parsed: { source: SourceDocument; result: ParsedDocument }[] = docs.map(({ source, pages }) => {
-    const result = parseDocument(source, pages.filter((p) => p.quality !== 'garbage'), roster);
-    problems.push(...result.problems);
-    parseBar?.tick();
-    return { source, result };
-  });
-  const rows: Record<Table, object[]> = {
-    documents: documentRows,
-    pages: pageRows,
-    items: parsed.flatMap(({ source, result }) => result.items.map((i) => itemRow(i, source.officialUrl))),
-    roll_calls: parsed.flatMap(({ source, result }) => result.rollCalls.map((r) => rollCallRow(r, source.officialUrl))),
-    positions: parsed.flatMap(({ result }) => result.positions.map(positionRow)),
-    comments: parsed.flatMap(({ source, result }) => result.comments.map((c) => commentRow(c, source.officialUrl))),
-    supervisors: roster.map(supervisorRow),
-    problems: problems.map(problemRow),
-  };
-  parseBar?.done(`${rows.items.length} items, ${rows.roll_calls.length} roll calls, ${rows.positions.length} positions, ${rows.comments.length} comments, ${problems.length} problems`);
 
   const staged = await stagingDir(opts.lake);
   try {
-    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '2GB', temp_directory: join(staged, '.scratch', 'duckdb.tmp'), preserve_insertion_order: 'false' });
-    const db = await instance.connect();
     const scratch = join(staged, '.scratch');
     await mkdir(scratch, { recursive: true });
-    const bar = quiet ? null : stage('tables', Object.keys(rows).length + 5);
-    for (const [table, tableRows] of Object.entries(rows) as [Table, object[]][]) {
-      await loadRows(db, scratch, table, COLUMNS[table], tableRows);
+    const rowFiles = await RowFiles.create(scratch);
+    await readDocuments(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
+
+    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '2GB', temp_directory: join(scratch, 'duckdb.tmp'), preserve_insertion_order: 'false' });
+    const db = await instance.connect();
+    const bar = quiet ? null : stage('tables', TABLES.length + 5);
+    for (const table of TABLES) {
+      await loadNdjson(db, table, COLUMNS[table], rowFiles.path(table));
       const key = Object.keys(COLUMNS[table])[0];
       const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
       await copyOut(db, `SELECT * FROM "${table}"`, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
@@ -164,17 +183,13 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const changes = await writeChanges(db, previous, staged);
     bar?.tick();
     await mkdir(join(staged, 'index'), { recursive: true });
-    const collections: [string, IndexDoc[]][] = [
-      ['page', pageRows.filter((p) => p.indexed).map((p) => ({ doc_id: p.page_id, year: p.year, kind: p.kind, text: p.text }))],
-      ['item', parsed.flatMap(({ result }) => result.items.map((i) => ({ doc_id: i.id, year: i.year, kind: i.kind, text: i.text })))],
-      ['comment', parsed.flatMap(({ source, result }) => result.comments.map((c) => ({ doc_id: c.id, year: c.year, kind: source.kind, text: `${c.speaker}\n${c.statement}` })))],
-    ];
-    for (const [name, docsOf] of collections) {
-      await writeBm25(db, scratch, name, join(staged, 'index'), docsOf);
+    for (const name of COLLECTIONS) {
+      await writeBm25(db, rowFiles.indexes[name], join(staged, 'index'));
       bar?.tick();
     }
     const endpoint = embeddingFromEnv(process.env);
-    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pageRows, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
+    const pages = () => readNdjson<PageInput>(rowFiles.path('pages'));
+    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pages, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
     await rm(scratch, { recursive: true, force: true });
 
     const files: FileEntry[] = [];
@@ -193,7 +208,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       await rm(staged, { recursive: true, force: true });
       if (opts.makeCurrent ?? true) await pointCurrent(opts.lake, previous.id);
       log(`release ${previous.id}: unchanged (already current)`);
-      return { releaseId: previous.id, published: false, dir: previous.dir, documents: docs.length, pages: pageRows.length, changes };
+      return { releaseId: previous.id, published: false, dir: previous.dir, documents: sources.length, pages: rowFiles.count('pages'), changes };
     }
     const releaseId = releaseIdOf(files);
     const createdAt = opts.createdAt ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : new Date().toISOString());
@@ -216,12 +231,12 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       changes,
       embeddings,
       tables,
-      problems: Object.fromEntries([...new Set(problems.map((p) => p.kind))].sort().map((k) => [k, problems.filter((p) => p.kind === k).length])),
+      problems: Object.fromEntries([...rowFiles.problemKinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     });
     const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);
     await prune(opts.lake, opts.keep ?? 3);
     log(`release ${releaseId}: ${published ? 'published' : 'unchanged (already built)'}${opts.makeCurrent === false ? '' : ', now current'}; changes: ${changes.insert} inserted, ${changes.update} updated, ${changes.delete} deleted`);
-    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: docs.length, pages: pageRows.length, changes };
+    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: sources.length, pages: rowFiles.count('pages'), changes };
   } catch (e) {
     await rm(staged, { recursive: true, force: true });
     throw e;

@@ -1,6 +1,7 @@
 // Text extraction in worker threads: each thread loads pdf.js (legacy build) once and extracts whole documents, one at
-// a time, handed out largest first to whichever thread is free. Results come back by the document's index, so the
-// output (and the order of any error reported from it) does not depend on which thread finished first.
+// a time, handed out in order to whichever thread is free. Results are yielded in document order, so the output (and
+// the order of any error reported from it) does not depend on which thread finished first; at most a small window of
+// documents runs ahead of the consumer, so memory stays flat however many documents there are.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { cachedPages } from './cache.ts';
@@ -15,8 +16,10 @@ export interface PoolOptions {
   cacheDir: string | null;
   /** Threads (default: EXTRACT_WORKERS, else the machine's cores, at most 8; 1 or a single document: no threads). */
   workers?: number;
-  onDocument?: () => void;
 }
+
+/** Documents extracted ahead of the one being consumed, per thread: enough to keep the threads busy past a long one. */
+const AHEAD_PER_THREAD = 4;
 
 export type WorkerRequest = { index: number; path: string; sha256: string; cacheDir: string | null };
 export type WorkerReply = { index: number } & ExtractResult;
@@ -39,43 +42,70 @@ export function defaultWorkers(): number {
   return Number.isInteger(env) && env >= 1 ? env : Math.min(8, availableParallelism());
 }
 
-export async function extractDocuments(jobs: ExtractJob[], opts: PoolOptions): Promise<ExtractResult[]> {
-  const results: ExtractResult[] = new Array(jobs.length);
+export async function* extractDocuments(jobs: ExtractJob[], opts: PoolOptions): AsyncGenerator<ExtractResult> {
   const threads = Math.min(opts.workers ?? defaultWorkers(), jobs.length);
   if (threads <= 1) {
-    for (let i = 0; i < jobs.length; i++) {
-      results[i] = await extractOne(jobs[i].path, jobs[i].sha256, opts.cacheDir);
-      opts.onDocument?.();
-    }
-    return results;
+    for (const job of jobs) yield await extractOne(job.path, job.sha256, opts.cacheDir);
+    return;
   }
-  // Largest first keeps the threads busy to the end; ties by index, so the schedule is fixed too.
-  const queue = jobs.map((_, i) => i).sort((a, b) => jobs[b].bytes - jobs[a].bytes || a - b);
+  const results = new Map<number, { promise: Promise<ExtractResult>; resolve: (r: ExtractResult) => void; reject: (e: Error) => void }>();
+  const resultOf = (index: number) => {
+    let r = results.get(index);
+    if (!r) {
+      let resolve!: (r: ExtractResult) => void;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<ExtractResult>((yes, no) => { resolve = yes; reject = no; });
+      promise.catch(() => {}); // rejected before it is awaited is not unhandled: the consumer sees it in order
+      results.set(index, r = { promise, resolve, reject });
+      if (failure) reject(failure);
+    }
+    return r;
+  };
+  let failure: Error | null = null;
+  const fail = (e: Error) => {
+    failure ??= e;
+    for (const r of results.values()) r.reject(failure);
+  };
+  const idle: Worker[] = [];
   let next = 0;
-  const workers: Worker[] = [];
+  let consumed = 0;
+  const dispatch = () => {
+    while (idle.length > 0 && next < jobs.length && next < consumed + threads * AHEAD_PER_THREAD) {
+      const index = next++;
+      const worker = idle.pop()!;
+      pending.set(worker, index);
+      worker.postMessage({ index, path: jobs[index].path, sha256: jobs[index].sha256, cacheDir: opts.cacheDir } satisfies WorkerRequest);
+    }
+  };
+  const pending = new Map<Worker, number>();
+  const workers = Array.from({ length: threads }, (_, k) => {
+    const worker = new Worker(BOOT, { eval: true });
+    worker.on('message', (m: WorkerReply) => {
+      const { index, ...result } = m;
+      pending.delete(worker);
+      resultOf(index).resolve(result as ExtractResult);
+      idle.push(worker);
+      dispatch();
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      const index = pending.get(worker);
+      if (index !== undefined) fail(new Error(`extract worker ${k} exited with code ${code} while reading ${jobs[index].path}`));
+    });
+    idle.push(worker);
+    return worker;
+  });
   try {
-    await Promise.all(Array.from({ length: threads }, (_, k) => new Promise<void>((resolve, reject) => {
-      const worker = new Worker(BOOT, { eval: true });
-      workers.push(worker);
-      let pending: number | null = null;
-      const send = () => {
-        if (next >= queue.length) { pending = null; void worker.terminate().then(() => resolve()); return; }
-        const index = queue[next++];
-        pending = index;
-        worker.postMessage({ index, path: jobs[index].path, sha256: jobs[index].sha256, cacheDir: opts.cacheDir } satisfies WorkerRequest);
-      };
-      worker.on('message', (m: WorkerReply) => {
-        const { index, ...result } = m;
-        results[index] = result as ExtractResult;
-        opts.onDocument?.();
-        send();
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => { if (pending !== null) reject(new Error(`extract worker ${k} exited with code ${code} while reading ${jobs[pending].path}`)); });
-      send();
-    })));
+    dispatch();
+    for (let i = 0; i < jobs.length; i++) {
+      const result = await resultOf(i).promise;
+      results.delete(i);
+      consumed = i + 1;
+      dispatch();
+      yield result;
+    }
   } finally {
+    pending.clear();
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return results;
 }
