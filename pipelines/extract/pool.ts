@@ -48,7 +48,9 @@ export async function* extractDocuments(jobs: ExtractJob[], opts: PoolOptions): 
     for (const job of jobs) yield await extractOne(job.path, job.sha256, opts.cacheDir);
     return;
   }
+  // A result per document from dispatch until consumed; a failed thread fails every one not yet settled.
   const results = new Map<number, { promise: Promise<ExtractResult>; resolve: (r: ExtractResult) => void; reject: (e: Error) => void }>();
+  let failure: Error | null = null;
   const resultOf = (index: number) => {
     let r = results.get(index);
     if (!r) {
@@ -61,35 +63,34 @@ export async function* extractDocuments(jobs: ExtractJob[], opts: PoolOptions): 
     }
     return r;
   };
-  let failure: Error | null = null;
   const fail = (e: Error) => {
     failure ??= e;
     for (const r of results.values()) r.reject(failure);
   };
   const idle: Worker[] = [];
+  const busy = new Map<Worker, number>();
   let next = 0;
   let consumed = 0;
   const dispatch = () => {
     while (idle.length > 0 && next < jobs.length && next < consumed + threads * AHEAD_PER_THREAD) {
       const index = next++;
       const worker = idle.pop()!;
-      pending.set(worker, index);
+      busy.set(worker, index);
       worker.postMessage({ index, path: jobs[index].path, sha256: jobs[index].sha256, cacheDir: opts.cacheDir } satisfies WorkerRequest);
     }
   };
-  const pending = new Map<Worker, number>();
   const workers = Array.from({ length: threads }, (_, k) => {
     const worker = new Worker(BOOT, { eval: true });
     worker.on('message', (m: WorkerReply) => {
       const { index, ...result } = m;
-      pending.delete(worker);
+      busy.delete(worker);
       resultOf(index).resolve(result as ExtractResult);
       idle.push(worker);
       dispatch();
     });
     worker.on('error', fail);
     worker.on('exit', (code) => {
-      const index = pending.get(worker);
+      const index = busy.get(worker);
       if (index !== undefined) fail(new Error(`extract worker ${k} exited with code ${code} while reading ${jobs[index].path}`));
     });
     idle.push(worker);
@@ -105,7 +106,7 @@ export async function* extractDocuments(jobs: ExtractJob[], opts: PoolOptions): 
       yield result;
     }
   } finally {
-    pending.clear();
+    busy.clear();
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ANALYSIS, terms } from '../../src/text/analysis.ts';
-import { AppendFile, NdjsonWriter } from '../publish/scratch.ts';
+import { AppendFile, closeAll, NdjsonWriter } from '../publish/scratch.ts';
 import { copyOut, loadNdjson } from '../publish/tables.ts';
 
 export interface IndexDoc { doc_id: string; year: number; kind: string; text: string }
@@ -34,9 +34,8 @@ export class IndexSource {
     await this.rows.write({ doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text), text_offset: offset, text_bytes: bytes.length });
   }
 
-  async close(): Promise<void> {
-    await this.rows.close();
-    await this.text.close();
+  close(): Promise<void> {
+    return closeAll([this.rows, this.text]);
   }
 
   get rowsPath(): string { return this.rows.path; }

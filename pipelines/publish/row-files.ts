@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { IndexSource, type IndexDoc } from '../index/bm25.ts';
 import type { Problem } from '../records.ts';
 import { COLUMNS, problemRow, type Table } from './rows.ts';
-import { NdjsonWriter } from './scratch.ts';
+import { closeAll, NdjsonWriter } from './scratch.ts';
 
 export const COLLECTIONS = ['page', 'item', 'comment'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
@@ -44,8 +44,7 @@ export class RowFiles {
     return this.tables[table].path;
   }
 
-  async close(): Promise<void> {
-    for (const w of Object.values(this.tables)) await w.close();
-    for (const s of Object.values(this.indexes)) await s.close();
+  close(): Promise<void> {
+    return closeAll([...Object.values(this.tables), ...Object.values(this.indexes)]);
   }
 }

@@ -71,6 +71,12 @@ export class NdjsonWriter {
   }
 }
 
+/** Closes every file, even when one fails to (a full disk); then throws the first failure. */
+export async function closeAll(files: { close(): Promise<void> }[]): Promise<void> {
+  const failed = (await Promise.allSettled(files.map((f) => f.close()))).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 export async function* readNdjson<T>(path: string): AsyncGenerator<T> {
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) if (line) yield JSON.parse(line) as T;
