@@ -6,26 +6,23 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ANALYSIS } from '../src/text/analysis.ts';
-import type { PageText } from './extract/pages.ts';
-import { pageTitle } from '../src/text/titles.ts';
-import { extractDocuments } from './extract/pool.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
+import { readDocuments } from './extract/pool.ts';
 import { writeBm25 } from './index/bm25.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
 import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
-import { COLLECTIONS, RowFiles } from './publish/row-files.ts';
+import { COLLECTIONS } from './publish/document-rows.ts';
+import { RowFiles } from './publish/row-files.ts';
 import { readNdjson } from './publish/scratch.ts';
-import { copyOut, loadNdjson } from './publish/tables.ts';
+import { copyOut, dropTables, loadNdjson } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../src/config.ts';
 import { OpenAIEmbedder } from '../src/embed/openai.ts';
 import { embedPages, type PageInput } from './embed/stage.ts';
 import { loadRoster } from './enrich/supervisors.ts';
-import { parseDocument } from './parse/document.ts';
-import { COLUMNS, commentRow, itemRow, positionRow, rollCallRow, supervisorRow, type Table } from './publish/rows.ts';
-import type { SupervisorRecord } from './records.ts';
+import { COLUMNS, supervisorRow, type Table } from './publish/rows.ts';
 
 export interface BuildOptions {
   corpus: string;
@@ -46,77 +43,14 @@ export interface BuildOptions {
 
 export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number; changes: ChangeCounts }
 
-export interface ExtractedDocument { source: SourceDocument; pages: PageText[]; title: string }
-
-const LONG_DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
-
-export function longDate(isoDate: string): string {
-  return LONG_DATE.format(new Date(`${isoDate}T00:00:00Z`));
-}
-
-/** The document's own running header names it (`Board of Supervisors Meeting Minutes - Draft`); fall back to the kind. */
-function documentTitle(source: SourceDocument, pages: PageText[]): string {
-  const header = pages.find((p) => p.header)?.header.split(/\s{2,}/)[0];
-  const name = header && /board of supervisors/i.test(header) ? header : `Board of Supervisors Meeting ${source.kind === 'minutes' ? 'Minutes' : 'Agenda'}`;
-  return `${name}, ${longDate(source.meetingDate)}${source.synthetic ? ' (synthetic)' : ''}`;
-}
-
-/** The documents, extracted (in worker threads, a few ahead) and checked, one at a time in corpus order. */
-async function* extracted(sources: SourceDocument[], cacheDir: string | null): AsyncGenerator<ExtractedDocument> {
-  let i = 0;
-  for await (const r of extractDocuments(sources.map((s) => ({ path: s.path, sha256: s.sha256, bytes: s.bytes })), { cacheDir })) {
-    const source = sources[i++];
-    if ('error' in r) throw new SourceError(`${source.fileName}: unreadable PDF (${r.error})`);
-    if (source.declaredPages !== null && source.declaredPages !== r.rawPages) {
-      throw new SourceError(`${source.fileName}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}`);
-    }
-    yield { source, pages: r.pages, title: documentTitle(source, r.pages) };
-  }
-}
-
-/** One document's rows for every table and index collection. */
-async function writeDocument(out: RowFiles, { source: s, pages, title }: ExtractedDocument, roster: SupervisorRecord[]): Promise<void> {
-  const year = Number(s.meetingDate.slice(0, 4));
-  await out.write('documents', {
-    document_id: s.id, meeting_date: s.meetingDate, year, kind: s.kind, title,
-    file_name: s.fileName, official_url: s.officialUrl, archive_url: s.archiveUrl, sha256: s.sha256, bytes: s.bytes,
-    pages: pages.length, synthetic: s.synthetic, extractor: EXTRACTOR,
-  });
-  for (const p of pages) {
-    if (p.quality === 'garbage' || p.quality === 'repaired') {
-      await out.problem({ documentId: s.id, page: p.page, kind: `${p.quality}-page`, detail: p.quality === 'garbage' ? 'page text is unreadable; kept but not indexed' : 'page text decoded from a shifted font encoding' });
-    }
-    const row = {
-      page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year,
-      kind: s.kind, page: p.page, title: pageTitle(title, p.page), header: p.header, footer: p.footer,
-      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: `${s.officialUrl}#page=${p.page}`,
-    };
-    await out.write('pages', row);
-    if (row.indexed) await out.index('page', { doc_id: row.page_id, year, kind: s.kind, text: row.text });
-  }
-
-  const result = parseDocument(s, pages.filter((p) => p.quality !== 'garbage'), roster);
-  for (const p of result.problems) await out.problem(p);
-  for (const i of result.items) {
-    await out.write('items', itemRow(i, s.officialUrl));
-    await out.index('item', { doc_id: i.id, year: i.year, kind: i.kind, text: i.text });
-  }
-  for (const r of result.rollCalls) await out.write('roll_calls', rollCallRow(r, s.officialUrl));
-  for (const p of result.positions) await out.write('positions', positionRow(p));
-  for (const c of result.comments) {
-    await out.write('comments', commentRow(c, s.officialUrl));
-    await out.index('comment', { doc_id: c.id, year: c.year, kind: s.kind, text: `${c.speaker}\n${c.statement}` });
-  }
-}
-
-/** Reads every document into the row files (closed when done). */
-async function readDocuments(sources: SourceDocument[], out: RowFiles, cacheDir: string | null, quiet: boolean): Promise<void> {
+/** Reads every document into the row files (closed when done), in corpus order. */
+async function readAll(sources: SourceDocument[], out: RowFiles, cacheDir: string | null, quiet: boolean): Promise<void> {
   const bar = quiet ? null : stage('read', sources.length);
-  const roster = loadRoster();
   try {
-    for (const s of roster) await out.write('supervisors', supervisorRow(s));
-    for await (const doc of extracted(sources, cacheDir)) {
-      await writeDocument(out, doc, roster);
+    for (const s of loadRoster()) await out.write('supervisors', supervisorRow(s));
+    for await (const doc of readDocuments(sources, { cacheDir })) {
+      if ('error' in doc) throw new SourceError(doc.error);
+      await out.append(doc);
       bar?.tick();
     }
   } finally {
@@ -148,10 +82,6 @@ async function previousRelease(lake: string): Promise<(PreviousRelease & { files
 
 const TABLES = Object.keys(COLUMNS) as Table[];
 
-export function pageId(documentId: string, page: number): string {
-  return `${documentId}-p${page}`;
-}
-
 export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
   const log = (line: string) => { if (!quiet) process.stderr.write(`${line}\n`); };
@@ -164,7 +94,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const scratch = join(staged, '.scratch');
     await mkdir(scratch, { recursive: true });
     const rowFiles = await RowFiles.create(scratch);
-    await readDocuments(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
+    await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
     const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '2GB', temp_directory: join(scratch, 'duckdb.tmp'), preserve_insertion_order: 'false' });
     const db = await instance.connect();
@@ -181,6 +111,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     bar?.tick();
     const previous = opts.history === false ? null : await previousRelease(opts.lake);
     const changes = await writeChanges(db, previous, staged);
+    await dropTables(db); // written out: the index and embedding stages need the memory
     bar?.tick();
     await mkdir(join(staged, 'index'), { recursive: true });
     for (const name of COLLECTIONS) {

@@ -8,30 +8,38 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ANALYSIS, terms } from '../../src/text/analysis.ts';
-import { AppendFile, closeAll, NdjsonWriter } from '../publish/scratch.ts';
+import { AppendFile, closeAll } from '../publish/scratch.ts';
 import { copyOut, loadNdjson } from '../publish/tables.ts';
 
 export interface IndexDoc { doc_id: string; year: number; kind: string; text: string }
 
+/** A document analysed for the index: its source row as JSON lacking only `text_offset`, and its raw-deflated text. */
+export interface AnalysedDoc { head: string; text: Uint8Array }
+
 const SOURCE_COLUMNS = { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]', text_offset: 'BIGINT', text_bytes: 'INTEGER' };
 
+export function analyse(d: IndexDoc): AnalysedDoc {
+  // A copy of exactly its bytes: the deflated result sits in a larger buffer, which a copy to another thread would carry.
+  const text = new Uint8Array(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
+  const row = JSON.stringify({ doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text), text_bytes: text.length });
+  return { head: row.slice(0, -1), text };
+}
+
 /**
- * One collection's documents, analysed as the build streams them (in any order): a row per document with its terms in
- * `<scratch>/<name>_source.ndjson`, its text raw-deflated and appended to `<scratch>/<name>_text.scratch`.
+ * One collection's analysed documents as the build streams them (in any order): a row per document with its terms in
+ * `<scratch>/<name>_source.ndjson`, its deflated text appended to `<scratch>/<name>_text.scratch` at `text_offset`.
  */
 export class IndexSource {
-  private constructor(readonly name: string, private readonly rows: NdjsonWriter, private readonly text: AppendFile) {}
+  private constructor(readonly name: string, private readonly rows: AppendFile, private readonly text: AppendFile) {}
 
   static async create(scratch: string, name: string): Promise<IndexSource> {
-    return new IndexSource(name, await NdjsonWriter.create(join(scratch, `${name}_source.ndjson`)), await AppendFile.create(join(scratch, `${name}_text.scratch`)));
+    return new IndexSource(name, await AppendFile.create(join(scratch, `${name}_source.ndjson`)), await AppendFile.create(join(scratch, `${name}_text.scratch`)));
   }
 
-  async add(d: IndexDoc): Promise<void> {
-    // A copy: the deflated result sits in a 16 KiB buffer, and the buffered pieces would hold those.
-    const bytes = Buffer.from(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
+  async add(d: AnalysedDoc): Promise<void> {
     const offset = this.text.length;
-    await this.text.append(bytes);
-    await this.rows.write({ doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text), text_offset: offset, text_bytes: bytes.length });
+    await this.text.append(d.text);
+    await this.rows.append(`${d.head},"text_offset":${offset}}\n`);
   }
 
   close(): Promise<void> {

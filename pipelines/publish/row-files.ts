@@ -1,13 +1,10 @@
 // Every table's rows and every index collection's documents, streamed to scratch files as the build reads documents
 // one at a time; only counts stay in memory.
 import { join } from 'node:path';
-import { IndexSource, type IndexDoc } from '../index/bm25.ts';
-import type { Problem } from '../records.ts';
-import { COLUMNS, problemRow, type Table } from './rows.ts';
+import { IndexSource } from '../index/bm25.ts';
+import { COLLECTIONS, type Collection, type DocumentRows } from './document-rows.ts';
+import { COLUMNS, type Table } from './rows.ts';
 import { closeAll, NdjsonWriter } from './scratch.ts';
-
-export const COLLECTIONS = ['page', 'item', 'comment'] as const;
-export type Collection = (typeof COLLECTIONS)[number];
 
 export class RowFiles {
   /** Problems by kind, for the manifest. */
@@ -27,13 +24,12 @@ export class RowFiles {
     return this.tables[table].write(row);
   }
 
-  index(collection: Collection, doc: IndexDoc): Promise<void> {
-    return this.indexes[collection].add(doc);
-  }
-
-  problem(p: Problem): Promise<void> {
-    this.problemKinds.set(p.kind, (this.problemKinds.get(p.kind) ?? 0) + 1);
-    return this.write('problems', problemRow(p));
+  async append(doc: DocumentRows): Promise<void> {
+    for (const [table, { ndjson, rows }] of Object.entries(doc.tables) as [Table, DocumentRows['tables'][Table]][]) {
+      if (rows) await this.tables[table].writeLines(ndjson, rows);
+    }
+    for (const name of COLLECTIONS) for (const d of doc.indexes[name]) await this.indexes[name].add(d);
+    for (const [kind, n] of Object.entries(doc.problemKinds)) this.problemKinds.set(kind, (this.problemKinds.get(kind) ?? 0) + n);
   }
 
   count(table: Table): number {

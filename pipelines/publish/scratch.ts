@@ -9,7 +9,7 @@ const PIECE = 1 << 20;
 /** A file written front to back; `length` is its size so far, written or still buffered. */
 export class AppendFile {
   length = 0;
-  private pending: Buffer[] = [];
+  private pending: Uint8Array[] = [];
   private pendingBytes = 0;
 
   private constructor(readonly path: string, private readonly out: FileHandle) {}
@@ -18,7 +18,7 @@ export class AppendFile {
     return new AppendFile(path, await open(path, 'w'));
   }
 
-  async append(data: string | Buffer): Promise<void> {
+  async append(data: string | Uint8Array): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
@@ -62,8 +62,13 @@ export class NdjsonWriter {
   }
 
   async write(row: object): Promise<void> {
-    this.rows++;
-    await this.file.append(JSON.stringify(row) + '\n');
+    await this.writeLines(JSON.stringify(row) + '\n', 1);
+  }
+
+  /** Rows already serialized: `count` JSON lines. */
+  async writeLines(ndjson: string, count: number): Promise<void> {
+    this.rows += count;
+    await this.file.append(ndjson);
   }
 
   close(): Promise<void> {

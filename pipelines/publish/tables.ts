@@ -14,6 +14,12 @@ export async function loadNdjson(db: DuckDBConnection, table: string, columns: C
   await db.run(`CREATE OR REPLACE TABLE "${table}" AS SELECT ${select} FROM read_json(${sqlString(file)}, format='newline_delimited', columns={${cols}}, maximum_object_size=67108864)`);
 }
 
+/** Drops every table, freeing DuckDB's memory for what comes next. */
+export async function dropTables(db: DuckDBConnection): Promise<void> {
+  const names = (await db.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE NOT temporary`)).getRows().map(([name]) => String(name));
+  for (const name of names) await db.run(`DROP TABLE "${name}"`);
+}
+
 export interface CopyOptions {
   orderBy: string;
   partitionBy?: string;
