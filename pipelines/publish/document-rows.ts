@@ -22,7 +22,7 @@ export interface DocumentRows {
 
 const LONG_DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
 
-export function longDate(isoDate: string): string {
+function longDate(isoDate: string): string {
   return LONG_DATE.format(new Date(`${isoDate}T00:00:00Z`));
 }
 
