@@ -16,7 +16,7 @@ import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf,
 import { COLLECTIONS } from './publish/document-rows.ts';
 import { RowFiles } from './publish/row-files.ts';
 import { readNdjson } from './publish/scratch.ts';
-import { copyOut, dropTables, loadNdjson } from './publish/tables.ts';
+import { copyOut, dropTables, loadNdjson, ndjsonQuery } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../src/config.ts';
 import { OpenAIEmbedder } from '../src/embed/openai.ts';
@@ -81,6 +81,8 @@ async function previousRelease(lake: string): Promise<(PreviousRelease & { files
 }
 
 const TABLES = Object.keys(COLUMNS) as Table[];
+/** Tables the legislative files and the change log are built from: loaded into DuckDB; the rest go straight to Parquet. */
+const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'supervisors']);
 
 export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
@@ -96,31 +98,43 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const rowFiles = await RowFiles.create(scratch);
     await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
-    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '2GB', temp_directory: join(scratch, 'duckdb.tmp'), preserve_insertion_order: 'false' });
+    // Memory freed by DuckDB goes back to the system (background purge, flushes after large tasks): the stages peak one
+    // after another, not on top of what earlier ones held.
+    const instance = await DuckDBInstance.create(':memory:', {
+      threads: '1', memory_limit: '1GB', temp_directory: join(scratch, 'duckdb.tmp'), preserve_insertion_order: 'false',
+      allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
+    });
     const db = await instance.connect();
+    // Embedding first, while DuckDB holds nothing else: the model's training is the build's largest JS working set.
+    const previous = opts.history === false ? null : await previousRelease(opts.lake);
+    const endpoint = embeddingFromEnv(process.env);
+    const pages = () => readNdjson<PageInput>(rowFiles.path('pages'));
+    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pages, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
+    await dropTables(db);
+
     const bar = quiet ? null : stage('tables', TABLES.length + 5);
     for (const table of TABLES) {
-      await loadNdjson(db, table, COLUMNS[table], rowFiles.path(table));
+      let rows = ndjsonQuery(COLUMNS[table], rowFiles.path(table));
+      if (READ_AGAIN.has(table)) {
+        await loadNdjson(db, table, COLUMNS[table], rowFiles.path(table));
+        rows = `SELECT * FROM "${table}"`;
+      }
       const key = Object.keys(COLUMNS[table])[0];
       const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
-      await copyOut(db, `SELECT * FROM "${table}"`, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
+      await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
       bar?.tick();
     }
     await loadLegislativeFiles(db);
     await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: 2048 }); // small groups: a snapshot page decodes only its own
     bar?.tick();
-    const previous = opts.history === false ? null : await previousRelease(opts.lake);
     const changes = await writeChanges(db, previous, staged);
-    await dropTables(db); // written out: the index and embedding stages need the memory
+    await dropTables(db); // written out: the index stage needs the memory
     bar?.tick();
     await mkdir(join(staged, 'index'), { recursive: true });
     for (const name of COLLECTIONS) {
       await writeBm25(db, rowFiles.indexes[name], join(staged, 'index'));
       bar?.tick();
     }
-    const endpoint = embeddingFromEnv(process.env);
-    const pages = () => readNdjson<PageInput>(rowFiles.path('pages'));
-    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pages, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
     await rm(scratch, { recursive: true, force: true });
 
     const files: FileEntry[] = [];

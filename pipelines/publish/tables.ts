@@ -7,11 +7,16 @@ export type Columns = Record<string, string>;
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-/** Loads an NDJSON scratch file (see scratch.ts) as table `table` with exactly these columns. */
-export async function loadNdjson(db: DuckDBConnection, table: string, columns: Columns, file: string): Promise<void> {
+/** The rows of an NDJSON scratch file (see scratch.ts) with exactly these columns. */
+export function ndjsonQuery(columns: Columns, file: string): string {
   const cols = Object.entries(columns).map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`).join(', ');
   const select = Object.keys(columns).map((c) => `"${c}"`).join(', ');
-  await db.run(`CREATE OR REPLACE TABLE "${table}" AS SELECT ${select} FROM read_json(${sqlString(file)}, format='newline_delimited', columns={${cols}}, maximum_object_size=67108864)`);
+  return `SELECT ${select} FROM read_json(${sqlString(file)}, format='newline_delimited', columns={${cols}}, maximum_object_size=67108864)`;
+}
+
+/** Loads an NDJSON scratch file as table `table`. */
+export async function loadNdjson(db: DuckDBConnection, table: string, columns: Columns, file: string): Promise<void> {
+  await db.run(`CREATE OR REPLACE TABLE "${table}" AS ${ndjsonQuery(columns, file)}`);
 }
 
 /** Drops every table, freeing DuckDB's memory for what comes next. */
