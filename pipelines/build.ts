@@ -6,24 +6,23 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ANALYSIS } from '../src/text/analysis.ts';
-import type { PageText } from './extract/pages.ts';
-import { pageTitle } from '../src/text/titles.ts';
-import { extractDocuments } from './extract/pool.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
-import { writeBm25, type IndexDoc } from './index/bm25.ts';
+import { readDocuments } from './extract/pool.ts';
+import { writeBm25 } from './index/bm25.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
 import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
-import { copyOut, loadRows } from './publish/tables.ts';
+import { COLLECTIONS } from './publish/document-rows.ts';
+import { RowFiles } from './publish/row-files.ts';
+import { readNdjson } from './publish/scratch.ts';
+import { copyOut, dropTables, loadNdjson, ndjsonQuery } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../src/config.ts';
 import { OpenAIEmbedder } from '../src/embed/openai.ts';
-import { embedPages } from './embed/stage.ts';
+import { embedPages, type PageInput } from './embed/stage.ts';
 import { loadRoster } from './enrich/supervisors.ts';
-import { parseDocument } from './parse/document.ts';
-import { COLUMNS, commentRow, itemRow, positionRow, problemRow, rollCallRow, supervisorRow, type Table } from './publish/rows.ts';
-import type { ParsedDocument, Problem } from './records.ts';
+import { COLUMNS, supervisorRow, type Table } from './publish/rows.ts';
 
 export interface BuildOptions {
   corpus: string;
@@ -44,34 +43,21 @@ export interface BuildOptions {
 
 export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number; changes: ChangeCounts }
 
-export interface ExtractedDocument { source: SourceDocument; pages: PageText[]; title: string }
-
-const LONG_DATE = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
-
-export function longDate(isoDate: string): string {
-  return LONG_DATE.format(new Date(`${isoDate}T00:00:00Z`));
-}
-
-/** The document's own running header names it (`Board of Supervisors Meeting Minutes - Draft`); fall back to the kind. */
-function documentTitle(source: SourceDocument, pages: PageText[]): string {
-  const header = pages.find((p) => p.header)?.header.split(/\s{2,}/)[0];
-  const name = header && /board of supervisors/i.test(header) ? header : `Board of Supervisors Meeting ${source.kind === 'minutes' ? 'Minutes' : 'Agenda'}`;
-  return `${name}, ${longDate(source.meetingDate)}${source.synthetic ? ' (synthetic)' : ''}`;
-}
-
-async function extractAll(sources: SourceDocument[], cacheDir: string | null, quiet: boolean): Promise<ExtractedDocument[]> {
-  const bar = quiet ? null : stage('extract', sources.length);
-  const results = await extractDocuments(sources.map((s) => ({ path: s.path, sha256: s.sha256, bytes: s.bytes })), { cacheDir, onDocument: () => bar?.tick() });
-  const out: ExtractedDocument[] = sources.map((source, i) => {
-    const r = results[i];
-    if ('error' in r) throw new SourceError(`${source.fileName}: unreadable PDF (${r.error})`);
-    if (source.declaredPages !== null && source.declaredPages !== r.rawPages) {
-      throw new SourceError(`${source.fileName}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}`);
+/** Reads every document into the row files (closed when done), in corpus order. */
+async function readAll(sources: SourceDocument[], out: RowFiles, cacheDir: string | null, quiet: boolean): Promise<void> {
+  const bar = quiet ? null : stage('read', sources.length);
+  try {
+    for (const s of loadRoster()) await out.write('supervisors', supervisorRow(s));
+    for await (const doc of readDocuments(sources, { cacheDir })) {
+      if ('error' in doc) throw new SourceError(doc.error);
+      await out.append(doc);
+      bar?.tick();
     }
-    return { source, pages: r.pages, title: documentTitle(source, r.pages) };
-  });
-  bar?.done(`${out.length} documents, ${out.reduce((n, d) => n + d.pages.length, 0)} pages`);
-  return out;
+  } finally {
+    await out.close();
+  }
+  bar?.done(`${out.count('documents')} documents, ${out.count('pages')} pages; ${out.count('items')} items, ${out.count('roll_calls')} roll calls, `
+    + `${out.count('positions')} positions, ${out.count('comments')} comments, ${out.count('problems')} problems`);
 }
 
 /** Parser version: the hash of the parse and enrich code and the supervisor roster (reported per document in /api/quality). */
@@ -94,9 +80,9 @@ async function previousRelease(lake: string): Promise<(PreviousRelease & { files
   return { id: manifest.releaseId, createdAt: manifest.createdAt, dir, files };
 }
 
-export function pageId(documentId: string, page: number): string {
-  return `${documentId}-p${page}`;
-}
+const TABLES = Object.keys(COLUMNS) as Table[];
+/** Tables the legislative files and the change log are built from: loaded into DuckDB; the rest go straight to Parquet. */
+const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'supervisors']);
 
 export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
@@ -104,77 +90,51 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
   const sources = await readCorpus(opts.corpus);
   await mkdir(opts.lake, { recursive: true }); // an unwritable lake fails here, before any work
   log(`sources: ${sources.length} documents from ${opts.corpus}`);
-  const docs = await extractAll(sources, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
-
-  const problems: Problem[] = [];
-  const documentRows = docs.map(({ source: s, pages, title }) => ({
-    document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)), kind: s.kind, title,
-    file_name: s.fileName, official_url: s.officialUrl, archive_url: s.archiveUrl, sha256: s.sha256, bytes: s.bytes,
-    pages: pages.length, synthetic: s.synthetic, extractor: EXTRACTOR,
-  }));
-  const pageRows = docs.flatMap(({ source: s, pages, title }) => pages.map((p) => {
-    if (p.quality === 'garbage' || p.quality === 'repaired') {
-      problems.push({ documentId: s.id, page: p.page, kind: `${p.quality}-page`, detail: p.quality === 'garbage' ? 'page text is unreadable; kept but not indexed' : 'page text decoded from a shifted font encoding' });
-    }
-    return {
-      page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year: Number(s.meetingDate.slice(0, 4)),
-      kind: s.kind, page: p.page, title: pageTitle(title, p.page), header: p.header, footer: p.footer,
-      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: `${s.officialUrl}#page=${p.page}`,
-    };
-  }));
-
-  const roster = loadRoster();
-  const parseBar = quiet ? null : stage('parse', docs.length);
-  const parsed: { source: SourceDocument; result: ParsedDocument }[] = docs.map(({ source, pages }) => {
-    const result = parseDocument(source, pages.filter((p) => p.quality !== 'garbage'), roster);
-    problems.push(...result.problems);
-    parseBar?.tick();
-    return { source, result };
-  });
-  const rows: Record<Table, object[]> = {
-    documents: documentRows,
-    pages: pageRows,
-    items: parsed.flatMap(({ source, result }) => result.items.map((i) => itemRow(i, source.officialUrl))),
-    roll_calls: parsed.flatMap(({ source, result }) => result.rollCalls.map((r) => rollCallRow(r, source.officialUrl))),
-    positions: parsed.flatMap(({ result }) => result.positions.map(positionRow)),
-    comments: parsed.flatMap(({ source, result }) => result.comments.map((c) => commentRow(c, source.officialUrl))),
-    supervisors: roster.map(supervisorRow),
-    problems: problems.map(problemRow),
-  };
-  parseBar?.done(`${rows.items.length} items, ${rows.roll_calls.length} roll calls, ${rows.positions.length} positions, ${rows.comments.length} comments, ${problems.length} problems`);
 
   const staged = await stagingDir(opts.lake);
   try {
-    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '2GB', temp_directory: join(staged, '.scratch', 'duckdb.tmp'), preserve_insertion_order: 'false' });
-    const db = await instance.connect();
     const scratch = join(staged, '.scratch');
     await mkdir(scratch, { recursive: true });
-    const bar = quiet ? null : stage('tables', Object.keys(rows).length + 5);
-    for (const [table, tableRows] of Object.entries(rows) as [Table, object[]][]) {
-      await loadRows(db, scratch, table, COLUMNS[table], tableRows);
+    const rowFiles = await RowFiles.create(scratch);
+    await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
+
+    // Memory freed by DuckDB goes back to the system (background purge, flushes after large tasks): the stages peak one
+    // after another, not on top of what earlier ones held.
+    const instance = await DuckDBInstance.create(':memory:', {
+      threads: '1', memory_limit: '1GB', temp_directory: join(scratch, 'duckdb.tmp'), preserve_insertion_order: 'false',
+      allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
+    });
+    const db = await instance.connect();
+    // Embedding first, while DuckDB holds nothing else: the model's training is the build's largest JS working set.
+    const previous = opts.history === false ? null : await previousRelease(opts.lake);
+    const endpoint = embeddingFromEnv(process.env);
+    const pages = () => readNdjson<PageInput>(rowFiles.path('pages'));
+    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pages, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
+    await dropTables(db);
+
+    const bar = quiet ? null : stage('tables', TABLES.length + 5);
+    for (const table of TABLES) {
+      let rows = ndjsonQuery(COLUMNS[table], rowFiles.path(table));
+      if (READ_AGAIN.has(table)) {
+        await loadNdjson(db, table, COLUMNS[table], rowFiles.path(table));
+        rows = `SELECT * FROM "${table}"`;
+      }
       const key = Object.keys(COLUMNS[table])[0];
       const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
-      await copyOut(db, `SELECT * FROM "${table}"`, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
+      await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
       bar?.tick();
     }
     await loadLegislativeFiles(db);
     await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: 2048 }); // small groups: a snapshot page decodes only its own
     bar?.tick();
-    const previous = opts.history === false ? null : await previousRelease(opts.lake);
     const changes = await writeChanges(db, previous, staged);
+    await dropTables(db); // written out: the index stage needs the memory
     bar?.tick();
     await mkdir(join(staged, 'index'), { recursive: true });
-    const collections: [string, IndexDoc[]][] = [
-      ['page', pageRows.filter((p) => p.indexed).map((p) => ({ doc_id: p.page_id, year: p.year, kind: p.kind, text: p.text }))],
-      ['item', parsed.flatMap(({ result }) => result.items.map((i) => ({ doc_id: i.id, year: i.year, kind: i.kind, text: i.text })))],
-      ['comment', parsed.flatMap(({ source, result }) => result.comments.map((c) => ({ doc_id: c.id, year: c.year, kind: source.kind, text: `${c.speaker}\n${c.statement}` })))],
-    ];
-    for (const [name, docsOf] of collections) {
-      await writeBm25(db, scratch, name, join(staged, 'index'), docsOf);
+    for (const name of COLLECTIONS) {
+      await writeBm25(db, rowFiles.indexes[name], join(staged, 'index'));
       bar?.tick();
     }
-    const endpoint = embeddingFromEnv(process.env);
-    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pageRows, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
     await rm(scratch, { recursive: true, force: true });
 
     const files: FileEntry[] = [];
@@ -193,7 +153,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       await rm(staged, { recursive: true, force: true });
       if (opts.makeCurrent ?? true) await pointCurrent(opts.lake, previous.id);
       log(`release ${previous.id}: unchanged (already current)`);
-      return { releaseId: previous.id, published: false, dir: previous.dir, documents: docs.length, pages: pageRows.length, changes };
+      return { releaseId: previous.id, published: false, dir: previous.dir, documents: sources.length, pages: rowFiles.count('pages'), changes };
     }
     const releaseId = releaseIdOf(files);
     const createdAt = opts.createdAt ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : new Date().toISOString());
@@ -216,12 +176,12 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       changes,
       embeddings,
       tables,
-      problems: Object.fromEntries([...new Set(problems.map((p) => p.kind))].sort().map((k) => [k, problems.filter((p) => p.kind === k).length])),
+      problems: Object.fromEntries([...rowFiles.problemKinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     });
     const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);
     await prune(opts.lake, opts.keep ?? 3);
     log(`release ${releaseId}: ${published ? 'published' : 'unchanged (already built)'}${opts.makeCurrent === false ? '' : ', now current'}; changes: ${changes.insert} inserted, ${changes.update} updated, ${changes.delete} deleted`);
-    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: docs.length, pages: pageRows.length, changes };
+    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: sources.length, pages: rowFiles.count('pages'), changes };
   } catch (e) {
     await rm(staged, { recursive: true, force: true });
     throw e;

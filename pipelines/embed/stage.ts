@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARRAY, DOUBLE, FLOAT, type DuckDBConnection } from '@duckdb/node-api';
+import { ARRAY, DOUBLE, FLOAT, type DuckDBAppender, type DuckDBArrayType, type DuckDBConnection } from '@duckdb/node-api';
 import { LsaEmbedder, lsaTerms, trainLsa, type LsaModel, type LsaOptions } from '../../src/embed/lsa.ts';
 import type { Embedder } from '../../src/embed/provider.ts';
 import { copyOut } from '../publish/tables.ts';
@@ -86,61 +86,98 @@ async function readLsaModel(db: DuckDBConnection, prev: Previous): Promise<LsaMo
   return { name: prev.manifest.model, dim, terms: rows.map((r) => r[0]), idf: Float64Array.from(rows, (r) => r[1]), projection, singularValues: [], params };
 }
 
+/** The pages to embed, read once to plan and train and once more to embed: an array, or something that streams them again. */
+export type PageSource = Iterable<PageInput> | (() => AsyncIterable<PageInput>);
+
+async function* passagesByPage(pages: PageSource): AsyncGenerator<Passage[]> {
+  for await (const page of typeof pages === 'function' ? pages() : pages) if (page.indexed) yield passagesOf(page);
+}
+
+/** The training sample: every passage while there are at most MAX_TRAINING_PASSAGES, else that many with the lowest hashes. */
+class TrainingSample {
+  private kept: { hash: string; text: string; seen: number }[] = [];
+  private seen = 0;
+
+  add(p: Passage): void {
+    this.kept.push({ hash: p.hash, text: p.text, seen: this.seen++ });
+    if (this.kept.length >= 2 * MAX_TRAINING_PASSAGES) this.trim();
+  }
+
+  /** The passages' texts: in the order seen when all are kept, else by hash (ties in the order seen). */
+  texts(): string[] {
+    if (this.seen > MAX_TRAINING_PASSAGES) this.trim();
+    return this.kept.map((k) => k.text);
+  }
+
+  private trim(): void {
+    this.kept.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.seen - b.seen));
+    this.kept.length = MAX_TRAINING_PASSAGES;
+  }
+}
+
 /**
  * Embeds the indexed pages into `<stagedDir>/page_embeddings.parquet` (and, for the built-in model,
- * `<stagedDir>/embedding_terms.parquet`); returns the manifest's `embeddings` entry.
+ * `<stagedDir>/embedding_terms.parquet`); returns the manifest's `embeddings` entry. Holds the passages' vectors in
+ * DuckDB and at most the training sample's texts in memory, not the pages.
  */
-export async function embedPages(db: DuckDBConnection, stagedDir: string, pageRows: PageInput[], opts: EmbedOptions = {}): Promise<EmbeddingManifest> {
-  const passages = pageRows.filter((p) => p.indexed).flatMap(passagesOf);
+export async function embedPages(db: DuckDBConnection, stagedDir: string, pages: PageSource, opts: EmbedOptions = {}): Promise<EmbeddingManifest> {
   const previous = await readPrevious(db, opts.previousReleaseDir);
   const isNew = (p: Passage) => !previous?.vectors.has(p.hash);
+  let count = 0;
+  let newCount = 0;
+  let pageCount = 0;
+  const sample = opts.provider ? null : new TrainingSample();
+  for await (const passages of passagesByPage(pages)) {
+    if (passages.length) pageCount++;
+    for (const p of passages) {
+      count++;
+      if (isNew(p)) newCount++;
+      sample?.add(p);
+    }
+  }
 
   let embedder: Embedder;
   let lsa: LsaModel | null = null;
   if (opts.provider) embedder = opts.provider;
   else {
     const kept = previous ? await readLsaModel(db, previous) : null;
-    const newShare = passages.length ? passages.filter(isNew).length / passages.length : 0;
+    const newShare = count ? newCount / count : 0;
     const wanted = { dim: 256, ...opts.lsa };
     if (kept && kept.dim === wanted.dim && newShare <= (opts.retrainShare ?? 0.2)) lsa = kept;
     else {
-      const sample = passages.length > MAX_TRAINING_PASSAGES ? [...passages].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)).slice(0, MAX_TRAINING_PASSAGES) : passages;
       const bar = opts.quiet ? null : stage('lsa-train', 1);
-      lsa = trainLsa(sample.map((p) => lsaTerms(p.text)), wanted);
-      bar?.done(`${lsa.name}: ${lsa.terms.length} terms from ${sample.length} passages`);
+      const texts = sample!.texts();
+      lsa = trainLsa(texts.map(lsaTerms), wanted);
+      bar?.done(`${lsa.name}: ${lsa.terms.length} terms from ${texts.length} passages`);
     }
     embedder = LsaEmbedder.fromModel(lsa);
   }
   const sameModel = previous?.manifest.model === embedder.model && previous.manifest.provider === embedder.provider;
 
-  const vectors: Float32Array[] = new Array(passages.length);
-  const todo: number[] = [];
-  passages.forEach((p, i) => {
-    const v = sameModel ? previous!.vectors.get(p.hash) : undefined;
-    if (v) vectors[i] = v;
-    else todo.push(i);
-  });
+  const todo = sameModel ? newCount : count;
+  const vectors = new VectorTable(db, () => embedder.dim);
   const batchSize = opts.batchSize ?? 64;
-  const bar = opts.quiet ? null : stage('embed', todo.length);
-  for (let b = 0; b < todo.length; b += batchSize) {
-    const batch = todo.slice(b, b + batchSize);
-    const out = await embedder.embed(batch.map((i) => passages[i].text));
-    batch.forEach((i, j) => { vectors[i] = out[j]; });
+  const bar = opts.quiet ? null : stage('embed', todo);
+  let batch: Passage[] = [];
+  const embedBatch = async () => {
+    const out = await embedder.embed(batch.map((p) => p.text));
+    for (const [j, p] of batch.entries()) await vectors.append(p, out[j]);
     bar?.tick(batch.length);
+    batch = [];
+  };
+  for await (const passages of passagesByPage(pages)) {
+    for (const p of passages) {
+      const v = sameModel ? previous!.vectors.get(p.hash) : undefined;
+      if (v) await vectors.append(p, v);
+      else {
+        batch.push(p);
+        if (batch.length === batchSize) await embedBatch();
+      }
+    }
   }
-  const dim = embedder.dim ?? vectors[0]?.length ?? 0;
-  bar?.done(`${todo.length} passages embedded, ${passages.length - todo.length} reused (${embedder.model}, ${dim} dims)`);
-
-  await db.run(`CREATE OR REPLACE TABLE page_embeddings (page_id VARCHAR, passage INTEGER, year INTEGER, kind VARCHAR, content_hash VARCHAR, vector FLOAT[${dim}])`);
-  const app = await db.createAppender('page_embeddings');
-  const vecType = ARRAY(FLOAT, dim);
-  passages.forEach((p, i) => {
-    app.appendVarchar(p.page_id); app.appendInteger(p.passage); app.appendInteger(p.year); app.appendVarchar(p.kind); app.appendVarchar(p.hash);
-    app.appendArray(Array.from(vectors[i]), vecType);
-    app.endRow();
-  });
-  app.flushSync();
-  app.closeSync();
+  if (batch.length) await embedBatch();
+  const dim = await vectors.close();
+  bar?.done(`${todo} passages embedded, ${count - todo} reused (${embedder.model}, ${dim} dims)`);
   await copyOut(db, 'SELECT * FROM page_embeddings', join(stagedDir, 'page_embeddings'), { orderBy: 'page_id, passage', rowGroupSize: 16384 });
 
   if (lsa) {
@@ -158,8 +195,39 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, pageRo
   }
   return {
     model: embedder.model, provider: embedder.provider, dim, table: 'page_embeddings',
-    pages: new Set(passages.map((p) => p.page_id)).size, passages: passages.length, embedded: todo.length, reused: passages.length - todo.length,
+    pages: pageCount, passages: count, embedded: todo, reused: count - todo,
     window: { ...WINDOW },
     ...(lsa ? { lsa: { ...lsa.params, terms: lsa.terms.length } } : {}),
   };
+}
+
+/** The `page_embeddings` table, created with the first vector's dimension unless the embedder declares one. */
+class VectorTable {
+  private app: DuckDBAppender | null = null;
+  private type: DuckDBArrayType | null = null;
+  private dim = 0;
+
+  constructor(private readonly db: DuckDBConnection, private readonly declaredDim: () => number | null) {}
+
+  async append(p: Passage, vector: Float32Array): Promise<void> {
+    const app = this.app ?? await this.create(vector.length);
+    app.appendVarchar(p.page_id); app.appendInteger(p.passage); app.appendInteger(p.year); app.appendVarchar(p.kind); app.appendVarchar(p.hash);
+    app.appendArray(Array.from(vector), this.type!);
+    app.endRow();
+  }
+
+  /** Flushes the rows (creating the table if there were none); returns the vectors' dimension. */
+  async close(): Promise<number> {
+    const app = this.app ?? await this.create(0);
+    app.flushSync();
+    app.closeSync();
+    return this.dim;
+  }
+
+  private async create(firstLength: number): Promise<DuckDBAppender> {
+    this.dim = this.declaredDim() ?? firstLength;
+    this.type = ARRAY(FLOAT, this.dim);
+    await this.db.run(`CREATE OR REPLACE TABLE page_embeddings (page_id VARCHAR, passage INTEGER, year INTEGER, kind VARCHAR, content_hash VARCHAR, vector FLOAT[${this.dim}])`);
+    return this.app = await this.db.createAppender('page_embeddings');
+  }
 }

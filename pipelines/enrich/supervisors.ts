@@ -12,7 +12,17 @@ export function slug(name: string): string {
   return name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-const key = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+// Every recorded name is matched against the same few roster and member names: each one's key is computed once
+// (a bounded cache; the names of a corpus are a few hundred).
+const keys = new Map<string, string>();
+const key = (s: string) => {
+  let k = keys.get(s);
+  if (k === undefined) {
+    if (keys.size >= 10000) keys.clear();
+    keys.set(s, k = s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim());
+  }
+  return k;
+};
 
 export function parseRoster(tsv: string): SupervisorRecord[] {
   const [head, ...rows] = tsv.split(/\r?\n/).filter((l) => l.trim() !== '');

@@ -1,30 +1,39 @@
-// Text extraction in worker threads: each thread loads pdf.js (legacy build) once and extracts whole documents, one at
-// a time, handed out largest first to whichever thread is free. Results come back by the document's index, so the
-// output (and the order of any error reported from it) does not depend on which thread finished first.
+// Documents read in worker threads: each thread loads pdf.js (legacy build) once and reads whole documents, one at a
+// time, handed out in order to whichever thread is free: extracts the text, checks it against the source, and turns it
+// into the document's rows (publish/document-rows.ts). Results are yielded in document order, so the output (and the
+// order of any error reported from it) does not depend on which thread finished first; at most a small window of
+// documents runs ahead of the consumer, so memory stays flat however many documents there are.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { loadRoster } from '../enrich/supervisors.ts';
+import { documentRows, type DocumentRows } from '../publish/document-rows.ts';
+import type { SupervisorRecord } from '../records.ts';
+import type { SourceDocument } from '../sources.ts';
 import { cachedPages } from './cache.ts';
 import { splitRunning, type PageText } from './pages.ts';
 
-export interface ExtractJob { path: string; sha256: string; bytes: number }
-
 /** A document's pages (running header/footer split off, quality judged), or why it could not be read. */
 export type ExtractResult = { rawPages: number; pages: PageText[] } | { error: string };
+
+/** A document's rows, or why it could not be read (the message names the file). */
+export type ReadResult = DocumentRows | { error: string };
 
 export interface PoolOptions {
   cacheDir: string | null;
   /** Threads (default: EXTRACT_WORKERS, else the machine's cores, at most 8; 1 or a single document: no threads). */
   workers?: number;
-  onDocument?: () => void;
 }
 
-export type WorkerRequest = { index: number; path: string; sha256: string; cacheDir: string | null };
-export type WorkerReply = { index: number } & ExtractResult;
+/** Documents extracted ahead of the one being consumed, per thread: enough to keep the threads busy past a long one. */
+const AHEAD_PER_THREAD = 4;
+
+export type WorkerRequest = { index: number; source: SourceDocument; cacheDir: string | null };
+export type WorkerReply = { index: number; result: ReadResult };
 
 // Threads do not inherit tsx's loader hooks: register them in the thread, then load the .ts worker.
 const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); });`;
 
-/** One document in this thread: what a worker does for each request. */
+/** A document's pages, from the cache or pdf.js. */
 export async function extractOne(path: string, sha256: string, cacheDir: string | null): Promise<ExtractResult> {
   try {
     const raw = await cachedPages(path, sha256, cacheDir);
@@ -34,48 +43,87 @@ export async function extractOne(path: string, sha256: string, cacheDir: string 
   }
 }
 
+let roster: SupervisorRecord[] | null = null;
+
+/** One document in this thread: what a worker does for each request. */
+export async function readOne(source: SourceDocument, cacheDir: string | null): Promise<ReadResult> {
+  const r = await extractOne(source.path, source.sha256, cacheDir);
+  if ('error' in r) return { error: `${source.fileName}: unreadable PDF (${r.error})` };
+  if (source.declaredPages !== null && source.declaredPages !== r.rawPages) {
+    return { error: `${source.fileName}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}` };
+  }
+  return documentRows(source, r.pages, roster ??= loadRoster());
+}
+
 export function defaultWorkers(): number {
   const env = Number(process.env.EXTRACT_WORKERS);
   return Number.isInteger(env) && env >= 1 ? env : Math.min(8, availableParallelism());
 }
 
-export async function extractDocuments(jobs: ExtractJob[], opts: PoolOptions): Promise<ExtractResult[]> {
-  const results: ExtractResult[] = new Array(jobs.length);
+export async function* readDocuments(jobs: SourceDocument[], opts: PoolOptions): AsyncGenerator<ReadResult> {
   const threads = Math.min(opts.workers ?? defaultWorkers(), jobs.length);
   if (threads <= 1) {
-    for (let i = 0; i < jobs.length; i++) {
-      results[i] = await extractOne(jobs[i].path, jobs[i].sha256, opts.cacheDir);
-      opts.onDocument?.();
-    }
-    return results;
+    for (const job of jobs) yield await readOne(job, opts.cacheDir);
+    return;
   }
-  // Largest first keeps the threads busy to the end; ties by index, so the schedule is fixed too.
-  const queue = jobs.map((_, i) => i).sort((a, b) => jobs[b].bytes - jobs[a].bytes || a - b);
+  // A result per document from dispatch until consumed; a failed thread fails every one not yet settled.
+  const results = new Map<number, { promise: Promise<ReadResult>; resolve: (r: ReadResult) => void; reject: (e: Error) => void }>();
+  let failure: Error | null = null;
+  const resultOf = (index: number) => {
+    let r = results.get(index);
+    if (!r) {
+      let resolve!: (r: ReadResult) => void;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<ReadResult>((yes, no) => { resolve = yes; reject = no; });
+      promise.catch(() => {}); // rejected before it is awaited is not unhandled: the consumer sees it in order
+      results.set(index, r = { promise, resolve, reject });
+      if (failure) reject(failure);
+    }
+    return r;
+  };
+  const fail = (e: Error) => {
+    failure ??= e;
+    for (const r of results.values()) r.reject(failure);
+  };
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, number>();
   let next = 0;
-  const workers: Worker[] = [];
+  let consumed = 0;
+  const dispatch = () => {
+    while (idle.length > 0 && next < jobs.length && next < consumed + threads * AHEAD_PER_THREAD) {
+      const index = next++;
+      const worker = idle.pop()!;
+      busy.set(worker, index);
+      worker.postMessage({ index, source: jobs[index], cacheDir: opts.cacheDir } satisfies WorkerRequest);
+    }
+  };
+  const workers = Array.from({ length: threads }, (_, k) => {
+    const worker = new Worker(BOOT, { eval: true });
+    worker.on('message', ({ index, result }: WorkerReply) => {
+      busy.delete(worker);
+      resultOf(index).resolve(result);
+      idle.push(worker);
+      dispatch();
+    });
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      const index = busy.get(worker);
+      if (index !== undefined) fail(new Error(`extract worker ${k} exited with code ${code} while reading ${jobs[index].path}`));
+    });
+    idle.push(worker);
+    return worker;
+  });
   try {
-    await Promise.all(Array.from({ length: threads }, (_, k) => new Promise<void>((resolve, reject) => {
-      const worker = new Worker(BOOT, { eval: true });
-      workers.push(worker);
-      let pending: number | null = null;
-      const send = () => {
-        if (next >= queue.length) { pending = null; void worker.terminate().then(() => resolve()); return; }
-        const index = queue[next++];
-        pending = index;
-        worker.postMessage({ index, path: jobs[index].path, sha256: jobs[index].sha256, cacheDir: opts.cacheDir } satisfies WorkerRequest);
-      };
-      worker.on('message', (m: WorkerReply) => {
-        const { index, ...result } = m;
-        results[index] = result as ExtractResult;
-        opts.onDocument?.();
-        send();
-      });
-      worker.on('error', reject);
-      worker.on('exit', (code) => { if (pending !== null) reject(new Error(`extract worker ${k} exited with code ${code} while reading ${jobs[pending].path}`)); });
-      send();
-    })));
+    dispatch();
+    for (let i = 0; i < jobs.length; i++) {
+      const result = await resultOf(i).promise;
+      results.delete(i);
+      consumed = i + 1;
+      dispatch();
+      yield result;
+    }
   } finally {
+    busy.clear();
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return results;
 }

@@ -1,7 +1,7 @@
-// One extraction thread (see pool.ts): answers each document request with its pages or its error.
+// One reading thread (see pool.ts): answers each document request with its rows or its error.
 import { parentPort } from 'node:worker_threads';
-import { extractOne, type WorkerReply, type WorkerRequest } from './pool.ts';
+import { readOne, type WorkerReply, type WorkerRequest } from './pool.ts';
 
 parentPort!.on('message', async (m: WorkerRequest) => {
-  parentPort!.postMessage({ index: m.index, ...(await extractOne(m.path, m.sha256, m.cacheDir)) } satisfies WorkerReply);
+  parentPort!.postMessage({ index: m.index, result: await readOne(m.source, m.cacheDir) } satisfies WorkerReply);
 });

@@ -3,49 +3,82 @@
 // per release, so ranking at query time is a sum over the query terms' postings. Postings also keep the term's
 // positions, so a quoted phrase is checked on the postings of its own words. A text store beside the tables lets the
 // server read a few documents' text for snippets without decoding whole Parquet row groups.
-import { writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ANALYSIS, terms } from '../../src/text/analysis.ts';
-import { copyOut, loadRows } from '../publish/tables.ts';
+import { AppendFile, closeAll } from '../publish/scratch.ts';
+import { copyOut, loadNdjson } from '../publish/tables.ts';
 
 export interface IndexDoc { doc_id: string; year: number; kind: string; text: string }
 
+/** A document analysed for the index: its source row as JSON lacking only `text_offset`, and its raw-deflated text. */
+export interface AnalysedDoc { head: string; text: Uint8Array }
+
+const SOURCE_COLUMNS = { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]', text_offset: 'BIGINT', text_bytes: 'INTEGER' };
+
+export function analyse(d: IndexDoc): AnalysedDoc {
+  // A copy of exactly its bytes: the deflated result sits in a larger buffer, which a copy to another thread would carry.
+  const text = new Uint8Array(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
+  const row = JSON.stringify({ doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text), text_bytes: text.length });
+  return { head: row.slice(0, -1), text };
+}
+
+/**
+ * One collection's analysed documents as the build streams them (in any order): a row per document with its terms in
+ * `<scratch>/<name>_source.ndjson`, its deflated text appended to `<scratch>/<name>_text.scratch` at `text_offset`.
+ */
+export class IndexSource {
+  private constructor(readonly name: string, private readonly rows: AppendFile, private readonly text: AppendFile) {}
+
+  static async create(scratch: string, name: string): Promise<IndexSource> {
+    return new IndexSource(name, await AppendFile.create(join(scratch, `${name}_source.ndjson`)), await AppendFile.create(join(scratch, `${name}_text.scratch`)));
+  }
+
+  async add(d: AnalysedDoc): Promise<void> {
+    const offset = this.text.length;
+    await this.text.append(d.text);
+    await this.rows.append(`${d.head},"text_offset":${offset}}\n`);
+  }
+
+  close(): Promise<void> {
+    return closeAll([this.rows, this.text]);
+  }
+
+  get rowsPath(): string { return this.rows.path; }
+  get textPath(): string { return this.text.path; }
+}
+
 /**
  * Writes `<dir>/<name>_terms.parquet`, `_postings`, `_docs`, `_stats` and `<name>_text.bin` (each document's text,
- * raw-deflated, at `text_offset` / `text_bytes` in `_docs`).
+ * raw-deflated, in doc_id order, at `text_offset` / `text_bytes` in `_docs`) from a closed IndexSource.
  */
-export async function writeBm25(db: DuckDBConnection, scratch: string, name: string, dir: string, docs: IndexDoc[]): Promise<void> {
-  const sorted = [...docs].sort((a, b) => (a.doc_id < b.doc_id ? -1 : a.doc_id > b.doc_id ? 1 : 0));
-  const chunks: Buffer[] = [];
-  let offset = 0;
-  const rows = sorted.map((d) => {
-    // A copy: the deflated result sits in a 16 KiB buffer, and a hundred thousand of those would hold gigabytes.
-    const bytes = Buffer.from(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
-    chunks.push(bytes);
-    const row = { doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text), text_offset: offset, text_bytes: bytes.length };
-    offset += bytes.length;
-    return row;
-  });
-  await writeFile(`${dir}/${name}_text.bin`, Buffer.concat(chunks));
-  const source = `${name}_source`;
-  await loadRows(db, scratch, source, { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]', text_offset: 'BIGINT', text_bytes: 'INTEGER' }, rows);
+export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string): Promise<void> {
+  const name = source.name;
+  const table = `${name}_source`;
+  await loadNdjson(db, table, SOURCE_COLUMNS, source.rowsPath);
+  // Texts arrived in stream order (`text_offset` in the scratch store); the release keeps them in doc_id order.
+  const docOrder = 'ORDER BY doc_id, text_offset';
+  await writeTextStore(db, `SELECT text_offset, text_bytes FROM ${table} ${docOrder}`, source.textPath, join(dir, `${name}_text.bin`));
 
   const { k1, b } = ANALYSIS.bm25;
   await db.run(`
     CREATE OR REPLACE TABLE ${name}_stats AS
       SELECT count(*)::BIGINT AS num_docs, coalesce(avg(len(terms)), 0)::DOUBLE AS avgdl, ${k1}::DOUBLE AS k1, ${b}::DOUBLE AS b
-      FROM ${source};
+      FROM ${table};
     CREATE OR REPLACE TABLE ${name}_tf AS
       SELECT doc_id, any_value(year) AS year, any_value(kind) AS kind, term, count(*)::INTEGER AS tf, list(pos ORDER BY pos) AS positions
-      FROM (SELECT doc_id, year, kind, unnest(terms) AS term, unnest(range(len(terms)))::INTEGER AS pos FROM ${source})
+      FROM (SELECT doc_id, year, kind, unnest(terms) AS term, unnest(range(len(terms)))::INTEGER AS pos FROM ${table})
       GROUP BY doc_id, term;
     CREATE OR REPLACE TABLE ${name}_terms AS
       SELECT term, count(*)::INTEGER AS df,
              log((((SELECT num_docs FROM ${name}_stats) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
       FROM ${name}_tf GROUP BY term;
     CREATE OR REPLACE TABLE ${name}_docs AS
-      SELECT doc_id, year, kind, len(terms)::INTEGER AS doclen, text_offset, text_bytes FROM ${source};
+      SELECT doc_id, year, kind, len(terms)::INTEGER AS doclen,
+             coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
+      FROM ${table};
   `);
   const postings = `
     SELECT p.term, p.doc_id, p.year, p.kind, p.tf, d.doclen,
@@ -55,5 +88,35 @@ export async function writeBm25(db: DuckDBConnection, scratch: string, name: str
   await copyOut(db, `SELECT * FROM ${name}_terms`, `${dir}/${name}_terms`, { orderBy: 'term' });
   await copyOut(db, `SELECT * FROM ${name}_docs`, `${dir}/${name}_docs`, { orderBy: 'doc_id' });
   await copyOut(db, `SELECT * FROM ${name}_stats`, `${dir}/${name}_stats`, { orderBy: 'num_docs' });
-  await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${source};`);
+  await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${name}_terms; DROP TABLE ${name}_docs; DROP TABLE ${name}_stats;`);
+}
+
+/** Copies the scratch store's texts to `target` in the query's order (rows of offset, bytes); adjacent ones in one read. */
+async function writeTextStore(db: DuckDBConnection, query: string, scratch: string, target: string): Promise<void> {
+  const from = await open(scratch, 'r');
+  const out = await AppendFile.create(target);
+  const copy = async (start: number, end: number) => {
+    for (let at = start; at < end;) {
+      const piece = Buffer.allocUnsafe(Math.min(1 << 20, end - at));
+      const { bytesRead } = await from.read(piece, 0, piece.length, at);
+      if (bytesRead === 0) throw new Error(`${scratch}: ends at ${at}, expected ${end} bytes`);
+      await out.append(piece.subarray(0, bytesRead));
+      at += bytesRead;
+    }
+  };
+  try {
+    let start = 0;
+    let end = 0;
+    for await (const rows of (await db.stream(query)).yieldRows()) {
+      for (const [offset, bytes] of rows) {
+        const at = Number(offset);
+        if (at !== end) { await copy(start, end); start = at; }
+        end = at + Number(bytes);
+      }
+    }
+    await copy(start, end);
+  } finally {
+    await out.close();
+    await from.close();
+  }
 }

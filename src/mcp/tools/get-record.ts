@@ -76,7 +76,7 @@ export const getRecord: Tool<Params, Body> = {
       const record: Record<string, any> | null = await get[kind](release, urls, p.id);
       if (!record) continue;
       if (kind !== 'comment') return { kind, record };
-      // The page id is derived as the pipeline derives it (pipelines/build.ts pageId).
+      // The page id is derived as the pipeline derives it (pipelines/publish/document-rows.ts pageId).
       const page = await getPage(release, urls, `${record.documentId}-p${record.page}`);
       return { kind, record, ...(page ? { page } : {}) };
     }
