@@ -28,8 +28,8 @@ $(LAKE)/current:
 serve: install $(LAKE)/current
 	$(TSX) src/main.ts
 
-# Runs the whole suite, then prints one line `N passed, N failed` (tap's assertion counts).
-test: install
+# Type-checks, runs the whole suite, then prints one line `N passed, N failed` (tap's assertion counts).
+test: install typecheck
 	@mkdir -p .cache
 	@set -o pipefail; npx tap 2>&1 | tee .cache/test.log; status=$$?; \
 	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' .cache/test.log | grep -E '^Asserts:' | tail -1 | \
@@ -53,7 +53,8 @@ corpus-synthetic: install
 fuzz: install $(LAKE)/current
 	$(TSX) test/fuzz/run.ts
 
-# 60 s of mixed load at 32 connections with a release switch mid-way, then a 10-minute soak sampling server memory.
+# 60 s of mixed load at 32 connections with a release switch mid-way, then 3 minutes of warm-up and a 10-minute soak
+# at 8 connections sampling server memory.
 soak: install
 	$(TSX) bench/soak.ts
 

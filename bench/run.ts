@@ -11,7 +11,6 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { Release } from '../src/lake/release.ts';
 import { rankPages, yearRange } from '../src/queries/pages.ts';
 import { bm25 } from '../src/queries/bm25.ts';

@@ -81,6 +81,8 @@ async function previousRelease(lake: string): Promise<(PreviousRelease & { files
 }
 
 const TABLES = Object.keys(COLUMNS) as Table[];
+/** Rows per Parquet row group of the record tables: fetching records by id decodes the few groups holding them, not a year. */
+const RECORD_ROW_GROUP = 2048;
 /** Tables the legislative files and the change log are built from: loaded into DuckDB; the rest go straight to Parquet. */
 const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'supervisors']);
 
@@ -121,11 +123,11 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       }
       const key = Object.keys(COLUMNS[table])[0];
       const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
-      await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined });
+      await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined, rowGroupSize: RECORD_ROW_GROUP });
       bar?.tick();
     }
     await loadLegislativeFiles(db);
-    await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: 2048 }); // small groups: a snapshot page decodes only its own
+    await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: RECORD_ROW_GROUP });
     bar?.tick();
     const changes = await writeChanges(db, previous, staged);
     await dropTables(db); // written out: the index stage needs the memory

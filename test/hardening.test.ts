@@ -7,11 +7,12 @@ import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
 import { createApp } from '../src/http/app.ts';
 import { QueryTimeout } from '../src/lake/pool.ts';
 import { Release } from '../src/lake/release.ts';
-import { FIXTURE_LAKE, get, schemaErrors, startFixtureServer, testConfig } from './fixture.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, startFixtureServer, testConfig } from './fixture.ts';
 
 t.test('a query past the time limit is interrupted, and the connection serves the next query', async (t) => {
   // A genuinely long query, interrupted while it executes (interrupting a query in its first millisecond, while DuckDB
   // still binds it, has been seen to leave it stuck: the pool then abandons and replaces that connection).
+  await fixtureRelease(); // this test may be the first to need it
   const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 1, queueLimit: 1, queryTimeoutMs: 300 });
   const started = Date.now();
   await t.rejects(release.pool.rows('SELECT count(*) FROM range(100000000000) t(x) WHERE x % 7 = 3'), { message: /query exceeded 300 ms/ });

@@ -8,7 +8,6 @@ import t from 'tap';
 import { buildRelease } from '../pipelines/build.ts';
 import { judge } from '../pipelines/extract/pages.ts';
 import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
-import { SourceError } from '../pipelines/sources.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');

@@ -1,10 +1,10 @@
 // Backpressure on NDJSON snapshots from clients that read slowly: raw TCP clients that take a few bytes of a large page
-// and stop reading. The server reads each page's records from DuckDB once (no more while the clients are paused), keeps
-// no DuckDB connection for them (one connection serves other requests meanwhile), and hands the rest of the page to the
-// socket only as the kernel takes it; once the clients read again, each gets the whole page as valid NDJSON.
+// and stop reading. The server reads each page's records from DuckDB once (no query runs while the clients are paused),
+// keeps no DuckDB connection for them (one connection serves other requests meanwhile), and once the clients read
+// again, each gets the whole page as valid NDJSON. On loopback the kernel's socket buffers (up to 4 MiB a socket) take
+// a whole 1.4 MB page, so this checks the outcome, not which of kernel or server held the unsent bytes.
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
-import { windowReads } from '../src/queries/snapshots.ts';
 import { get, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer({ poolSize: 1, queueLimit: 8, queryTimeoutMs: 3000 });
@@ -35,15 +35,16 @@ function parseResponse(raw: Buffer) {
 t.test('paused readers of large NDJSON pages: bounded work, a free pool, then every page whole', async (t) => {
   const cursors = [0, 100, 200, 249];
   const paths = cursors.map((c) => `/api/snapshots/legislative-files?format=ndjson&limit=1000&cursor=${c}`);
-  const before = { ...windowReads };
+  const release = running.lake.acquire();
+  t.teardown(() => release.drop());
+  const before = release.pool.leased;
   const clients = paths.map(slowGet);
   await Promise.all(clients.map((c) => c.firstBytes));
-  const atFirstBytes = { ...windowReads };
+  const atFirstBytes = release.pool.leased;
   await new Promise((r) => setTimeout(r, 1500));
 
-  t.same(windowReads, atFirstBytes, 'no records are read from DuckDB while the clients are paused');
-  const read = windowReads.records - before.records;
-  t.ok(read <= 1249, `the four pages (4000 records asked for) were cut from ${windowReads.windows - before.windows} window read(s) of ${read} records in all`);
+  t.equal(release.pool.leased, atFirstBytes, 'no DuckDB query runs while the clients are paused');
+  t.ok(atFirstBytes - before <= 2, `the four pages (4000 records asked for) took ${atFirstBytes - before} DuckDB queries (one window and its ordering)`);
   const received = clients.map((c) => c.received());
   t.ok(received.every((n) => n < 1_000_000), `each paused client has read only its first bytes (${received.join(', ')})`);
   const held = serverSockets.reduce((n, s) => n + s.writableLength, 0);

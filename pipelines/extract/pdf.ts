@@ -1,6 +1,6 @@
 // PDF → per-page text with layout kept (lines in reading order, indentation as leading spaces), via pdf.js.
 import { readFile } from 'node:fs/promises';
-import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 export const EXTRACTOR = 'pdfjs-dist@5.6.205/layout-v1';
 

@@ -1,7 +1,7 @@
 // Meeting → minutes and agenda PDFs in the Clerk's (Legistar / Crystal Reports) layout. Positions, sizes and line
 // steps are the ones measured in ../shared/corpus (file number at x=54, block body at 99.5 / 143.9, roll calls at 114.9).
 import type { Item, Meeting, Motion, Section, Speaker, Vote } from './meeting.ts';
-import { PAGE_W, Writer } from './pdf.ts';
+import { Writer } from './pdf.ts';
 import { printedDate, slashDate, weekdayDate, longDate } from './text.ts';
 
 export interface Rendered { data: Uint8Array; pages: number }

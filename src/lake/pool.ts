@@ -28,7 +28,11 @@ export class Pool {
     return pool;
   }
 
+  /** Connections handed out since the pool opened: one per query or stream, so a count of the DuckDB work done. */
+  leased = 0;
+
   private acquire(): Promise<DuckDBConnection> {
+    this.leased++;
     const c = this.idle.pop();
     if (c) return Promise.resolve(c);
     return new Promise((resolve) => this.waiting.push(resolve));

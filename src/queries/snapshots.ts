@@ -160,53 +160,52 @@ export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
 
 // NDJSON pages are cut from read-ahead windows: WINDOW consecutive records rendered by one query (each record's JSON
 // built by DuckDB's `to_json`, the lines joined by `string_agg`, handed over as UTF-8 bytes by `encode`) and kept in a
-// small cache bounded by size. A page on its own cost nearly as much as a window: its key range still decodes whole
-// Parquet row groups (one per year file, ~30,000 rows at SCALE=1), so paging 1000 at a time decoded each row group ~30
-// times; consecutive pages now share one read, and a page is a slice of the window's bytes, written as they are.
+// small per-release cache bounded by size. Consecutive pages share one read (DuckDB's cost per query, and the row
+// groups a key range decodes, are paid once per window, not per page), and a page is a slice of the window's bytes.
 // A page is at most 1000 records, so it is sent whole: the connection goes back to the pool before the first byte,
 // and the socket sends the page as fast as the client reads it (a slow client holds its page, not a connection).
 
 /** Records per read-ahead window (a multiple of BLOCK, so a window is a key range of the ordering). */
 export const WINDOW = 8 * BLOCK;
 
-/** Upper bound on the bytes the window cache holds, all releases and entities together. */
+/** Upper bound on the bytes one release's window cache holds, all entities together. */
 const WINDOW_CACHE_BYTES = 32 * 2 ** 20;
 
 /** One window's NDJSON bytes and where each of its lines starts (one more entry: the end). */
 interface Window { bytes: Buffer; starts: number[] }
 
-const windows = new Map<string, Promise<Window>>(); // least recently used first
-const windowBytes = new Map<string, number>();
-let cachedBytes = 0;
+/** A release's windows, least recently used first, evicted past WINDOW_CACHE_BYTES; it goes when the release closes. */
+class WindowCache {
+  private readonly windows = new Map<string, Promise<Window>>();
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
 
-/** Windows read from DuckDB and the records they held, since the process started (the backpressure test reads them). */
-export const windowReads = { windows: 0, records: 0 };
-
-function cached(key: string, read: () => Promise<Window>): Promise<Window> {
-  let w = windows.get(key);
-  if (w) {
-    windows.delete(key); // to the most recently used end
-    windows.set(key, w);
+  get(key: string, read: () => Promise<Window>): Promise<Window> {
+    let w = this.windows.get(key);
+    if (w) {
+      this.windows.delete(key); // to the most recently used end
+      this.windows.set(key, w);
+      return w;
+    }
+    w = read();
+    this.windows.set(key, w);
+    w.then((win) => {
+      if (this.windows.get(key) !== w) return;
+      this.sizes.set(key, win.bytes.length);
+      this.bytes += win.bytes.length;
+      for (const [old] of this.windows) {
+        if (this.bytes <= WINDOW_CACHE_BYTES || old === key) break;
+        this.evict(old);
+      }
+    }, () => this.windows.get(key) === w && this.windows.delete(key)); // a failed read is retried by the next request
     return w;
   }
-  w = read();
-  windows.set(key, w);
-  w.then((win) => {
-    if (windows.get(key) !== w) return;
-    windowBytes.set(key, win.bytes.length);
-    cachedBytes += win.bytes.length;
-    for (const [old] of windows) {
-      if (cachedBytes <= WINDOW_CACHE_BYTES || old === key) break;
-      evict(old);
-    }
-  }, () => windows.get(key) === w && windows.delete(key)); // a failed read is retried by the next request
-  return w;
-}
 
-function evict(key: string): void {
-  windows.delete(key);
-  cachedBytes -= windowBytes.get(key) ?? 0;
-  windowBytes.delete(key);
+  private evict(key: string): void {
+    this.windows.delete(key);
+    this.bytes -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
+  }
 }
 
 /**
@@ -231,8 +230,6 @@ async function readWindow(release: Release, e: Entity, w: number, size: number):
   const bytes = ndjsonBytes(blob);
   const starts = [0];
   for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts.push(i + 1);
-  windowReads.windows++;
-  windowReads.records += starts.length - 1;
   return { bytes, starts };
 }
 
@@ -243,9 +240,10 @@ async function readWindow(release: Release, e: Entity, w: number, size: number):
 export async function snapshotNdjson(release: Release, e: Entity, p: PageParams, size = WINDOW): Promise<Buffer> {
   if (pastEnd(e, release, p)) return Buffer.alloc(0);
   const end = Math.min(p.cursor + p.limit, total(e, release));
+  const cache = await release.memo('ndjson-windows', async () => new WindowCache());
   const parts: Buffer[] = [];
   for (let w = Math.floor(p.cursor / size); w * size < end; w++) {
-    const win = await cached(`${release.id}/${e.name}/${size}/${w}`, () => readWindow(release, e, w, size));
+    const win = await cache.get(`${e.name}/${size}/${w}`, () => readWindow(release, e, w, size));
     const from = Math.max(p.cursor - w * size, 0);
     const to = Math.min(end - w * size, win.starts.length - 1);
     parts.push(win.bytes.subarray(win.starts[from], win.starts[to]));
