@@ -2,7 +2,8 @@
 // BM25 engine against SQLite FTS5, snapshots against DuckDB's own JSON export, memory and a mixed load, then prints a
 // table and writes bench/results.json. Every ratio is against a reference measured on the same machine in the same run.
 //   node --import tsx bench/run.ts [--scales 1,3,10] [--rebuild] [--load-seconds 60] [--load-tool wrk|node|auto]
-//                                  [--iterations N] [--profile] [--smoke --meetings 4] [--out FILE]
+//                                  [--iterations N] [--profile] [--smoke --meetings 4] [--out FILE] [--build-only]
+// --build-only generates the corpora and builds the lakes (timed, as a full run would) and stops: a later run reuses them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
@@ -250,7 +251,7 @@ async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterat
   for (const s of qs) {
     const range = yearRange({ year: s.year });
     const args = { q: s.q, kind: s.kind, limit: 20, ...range };
-    const m = bm25('page', s.q, range, s.kind);
+    const m = await bm25(release, 'page', s.q, range, s.kind);
     const topSql = `SELECT doc_id AS id, score FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT 20`;
     // warm up both engines once, and take the lists for the overlap
     const a = (await rankPages(release, args)).ids.map((r) => r.id);
@@ -285,7 +286,7 @@ async function explain(release: Release, set: QuerySet, file: string): Promise<v
     const s = set.search[cls][0];
     if (!s) continue;
     const range = yearRange({ year: s.year });
-    const m = bm25('page', s.q, range, s.kind);
+    const m = await bm25(release, 'page', s.q, range, s.kind);
     const sql = `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT 20`;
     await release.pool.rows(sql, m.params);
     const rows = await release.pool.rows(`EXPLAIN ANALYZE ${sql}`, m.params);
@@ -599,6 +600,7 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
       iterations: { type: 'string' },
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
+      'build-only': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke;
@@ -615,6 +617,10 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
   });
   if (o.scales.some((s) => !(s > 0))) throw new Error(`--scales: positive numbers, got '${values.scales}'`);
   if (smoke) o.scales = [1];
+  if (values['build-only']) {
+    for (const scale of o.scales) await ensureRelease(o, scale, ensureCorpus(o, scale).dir);
+    process.exit(0);
+  }
   const results = await runBench(o);
   process.stdout.write(table(results) + '\n');
   const bad = results.scales.some((s) => s.failures.length || (s.load && (s.load.non2xx || s.load.errors)));

@@ -12,7 +12,7 @@ import { writeBm25 } from './index/bm25.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
-import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, writeJson, type FileEntry } from './publish/release.ts';
+import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from './publish/release.ts';
 import { COLLECTIONS } from './publish/document-rows.ts';
 import { RowFiles } from './publish/row-files.ts';
 import { readNdjson } from './publish/scratch.ts';
@@ -159,12 +159,6 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     }
     const releaseId = releaseIdOf(files);
     const createdAt = opts.createdAt ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : new Date().toISOString());
-    const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
-    for (const f of files) {
-      const table = (f.path.startsWith('index/') ? f.path.slice(6) : f.path.split('/')[0]).replace(/\.(parquet|bin)$/, '');
-      (tables[table] ??= { files: [], rows: 0 }).files.push(f);
-      tables[table].rows += f.rows;
-    }
     await writeJson(join(staged, 'manifest.json'), {
       schemaVersion: SCHEMA_VERSION,
       releaseId,
@@ -177,7 +171,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       previousRelease: previous?.id ?? null,
       changes,
       embeddings,
-      tables,
+      tables: tablesOf(files),
       problems: Object.fromEntries([...rowFiles.problemKinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     });
     const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);

@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { embeddingFromEnv } from '../../src/config.ts';
 import { OpenAIEmbedder } from '../../src/embed/openai.ts';
 import type { Embedder } from '../../src/embed/provider.ts';
-import { publish, releaseIdOf, sha256Of, stagingDir, writeJson, type FileEntry } from '../publish/release.ts';
+import { publish, releaseIdOf, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from '../publish/release.ts';
 import { embedPages, type EmbedOptions, type EmbeddingManifest } from './stage.ts';
 
 export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingManifest; ms: number }
@@ -37,13 +37,7 @@ export async function attachEmbeddings(releaseDir: string, lake: string, opts: E
     db.closeSync();
     instance.closeSync();
     const releaseId = releaseIdOf(files);
-    const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
-    for (const f of files) {
-      const table = f.path.startsWith('index/') ? f.path.slice(6).replace(/\.parquet$/, '') : f.path.split('/')[0].replace(/\.parquet$/, '');
-      (tables[table] ??= { files: [], rows: 0 }).files.push(f);
-      tables[table].rows += f.rows;
-    }
-    await writeJson(join(staged, 'manifest.json'), { ...manifest, releaseId, embeddings, tables });
+    await writeJson(join(staged, 'manifest.json'), { ...manifest, releaseId, embeddings, tables: tablesOf(files) });
     await publish(lake, staged, releaseId, opts.makeCurrent ?? true);
     return { releaseId, dir: join(lake, 'releases', releaseId), embeddings, ms: performance.now() - started };
   } catch (e) {

@@ -11,6 +11,13 @@ import { ANALYSIS, terms } from '../../src/text/analysis.ts';
 import { AppendFile, closeAll } from '../publish/scratch.ts';
 import { copyOut, loadNdjson } from '../publish/tables.ts';
 
+/**
+ * Postings per part file (`<name>_postings/part=N/`, a contiguous range of terms; `<name>_terms.part` says which):
+ * DuckDB's cost per query grows with the row groups of the files it opens (~10 µs each, even when their statistics
+ * rule them out), so the server opens only its terms' parts and a rare term costs the same at any corpus size.
+ */
+const PART_POSTINGS = 131072;
+
 export interface IndexDoc { doc_id: string; year: number; kind: string; text: string }
 
 /** A document analysed for the index: its source row as JSON lacking only `text_offset`, and its raw-deflated text. */
@@ -51,7 +58,7 @@ export class IndexSource {
 }
 
 /**
- * Writes `<dir>/<name>_terms.parquet`, `_postings`, `_docs`, `_stats` and `<name>_text.bin` (each document's text,
+ * Writes `<dir>/<name>_terms.parquet`, `_postings/part=N/` (see PART_POSTINGS), `_docs`, `_stats` and `<name>_text.bin` (each document's text,
  * raw-deflated, in doc_id order, at `text_offset` / `text_bytes` in `_docs`) from a closed IndexSource.
  */
 export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string): Promise<void> {
@@ -72,9 +79,10 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
       FROM (SELECT doc_id, year, kind, unnest(terms) AS term, unnest(range(len(terms)))::INTEGER AS pos FROM ${table})
       GROUP BY doc_id, term;
     CREATE OR REPLACE TABLE ${name}_terms AS
-      SELECT term, count(*)::INTEGER AS df,
-             log((((SELECT num_docs FROM ${name}_stats) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
-      FROM ${name}_tf GROUP BY term;
+      SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${PART_POSTINGS})::INTEGER AS part
+      FROM (SELECT term, count(*)::INTEGER AS df,
+                   log((((SELECT num_docs FROM ${name}_stats) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
+            FROM ${name}_tf GROUP BY term);
     CREATE OR REPLACE TABLE ${name}_docs AS
       SELECT doc_id, year, kind, len(terms)::INTEGER AS doclen,
              coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
@@ -82,9 +90,9 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
   `);
   const postings = `
     SELECT p.term, p.doc_id, p.year, p.kind, p.tf, d.doclen,
-           (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions
+           (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part
     FROM ${name}_tf p JOIN ${name}_terms t USING (term) JOIN ${name}_docs d USING (doc_id), ${name}_stats s`;
-  await copyOut(db, postings, `${dir}/${name}_postings`, { orderBy: 'term, doc_id', rowGroupSize: 16384 });
+  await copyOut(db, postings, `${dir}/${name}_postings`, { orderBy: 'term, doc_id', partitionBy: 'part', rowGroupSize: 16384 });
   await copyOut(db, `SELECT * FROM ${name}_terms`, `${dir}/${name}_terms`, { orderBy: 'term' });
   await copyOut(db, `SELECT * FROM ${name}_docs`, `${dir}/${name}_docs`, { orderBy: 'doc_id' });
   await copyOut(db, `SELECT * FROM ${name}_stats`, `${dir}/${name}_stats`, { orderBy: 'num_docs' });

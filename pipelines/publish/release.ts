@@ -30,6 +30,20 @@ export interface FileEntry { path: string; sha256: string; bytes: number; rows: 
  * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
  * read and queried) and every data file's path and sha256.
  */
+/**
+ * The manifest's tables: files grouped by table, the table being a file's first path segment without its extension
+ * (`items/year=2016/…` → items), under `index/` the segment after it (`index/page_postings/part=3/…` → page_postings).
+ */
+export function tablesOf(files: FileEntry[]): Record<string, { files: FileEntry[]; rows: number }> {
+  const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
+  for (const f of files) {
+    const table = (f.path.startsWith('index/') ? f.path.slice(6) : f.path).split('/')[0].replace(/\.(parquet|bin)$/, '');
+    (tables[table] ??= { files: [], rows: 0 }).files.push(f);
+    tables[table].rows += f.rows;
+  }
+  return tables;
+}
+
 export function releaseIdOf(files: FileEntry[]): string {
   const hash = createHash('sha256').update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n`);
   for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);

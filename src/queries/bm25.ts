@@ -1,6 +1,8 @@
 // BM25 over one of the release's index collections (page, item, comment): the matching documents and their scores
 // as a SQL fragment the resource queries build on. Scores are sums of precomputed posting impacts (lake/README.md).
+import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
+import type { Release } from '../lake/release.ts';
 import { parseQuery, type ParsedQuery } from '../text/analysis.ts';
 
 export type Collection = 'page' | 'item' | 'comment';
@@ -14,7 +16,7 @@ export interface Matches {
   empty: boolean;
 }
 
-export function bm25(collection: Collection, q: string, years: { from: number; to: number }, kind?: string): Matches {
+export async function bm25(release: Release, collection: Collection, q: string, years: { from: number; to: number }, kind?: string): Promise<Matches> {
   const query = parseQuery(q);
   const params: DuckDBValue[] = [...query.terms, years.from, years.to];
   // Equalities joined by OR, not IN: DuckDB prunes row groups of the term-sorted postings on each value, not on the list's min–max.
@@ -27,8 +29,39 @@ export function bm25(collection: Collection, q: string, years: { from: number; t
     params.push(...phrase);
     return `len(${phrasePositions(phrase)}) > 0`;
   });
-  const sql = `SELECT doc_id, sum(impact) AS score FROM ${collection}_postings WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
+  const sql = `SELECT doc_id, sum(impact) AS score FROM ${await postingsOf(release, collection, query.terms)} WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
   return { sql, params, query, empty: query.terms.length === 0 || years.from > years.to };
+}
+
+/** A collection's postings part files, by the first term each holds (UTF-8 byte order: DuckDB's order of VARCHAR). */
+interface Parts { first: Buffer[]; files: string[] }
+
+/** The postings holding these terms: the part files their terms fall in, or the whole table (a release in one file). */
+async function postingsOf(release: Release, collection: Collection, terms: string[]): Promise<string> {
+  const files = release.manifest.tables[`${collection}_postings`]?.files ?? [];
+  if (terms.length === 0 || !files.some((f) => PART.test(f.path))) return `${collection}_postings`;
+  const parts = await release.memo(`postings-parts:${collection}`, async (): Promise<Parts> => {
+    const pathOf = new Map(files.map((f) => [Number(PART.exec(f.path)?.[1]), join(release.dir, f.path)]));
+    const rows = await release.pool.rows(`SELECT part::INTEGER AS part, min(term) AS first FROM ${collection}_terms GROUP BY part ORDER BY first`);
+    return { first: rows.map((r) => Buffer.from(String(r.first))), files: rows.map((r) => pathOf.get(Number(r.part))!) };
+  });
+  const chosen = [...new Set(terms.map((t) => parts.files[partIndex(parts.first, Buffer.from(t))]))].sort();
+  return `read_parquet([${chosen.map(quote).join(', ')}], hive_partitioning = false)`;
+}
+
+const PART = /\/part=(\d+)\//;
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The last part whose first term is at most `term` (the first part for a term before them all). */
+function partIndex(first: Buffer[], term: Buffer): number {
+  let lo = 0;
+  let hi = first.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (Buffer.compare(first[mid], term) <= 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**

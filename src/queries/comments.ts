@@ -10,7 +10,7 @@ const COLUMNS = `c.comment_id AS id, c.document_id AS "documentId", strftime(c.m
   c.page::INTEGER AS page, c.speaker, c.statement, c.file_number AS "fileNumber", c.sequence::INTEGER AS sequence, c.official_url AS "officialUrl"`;
 
 export async function searchComments(release: Release, urls: Urls, p: CommentSearchParams) {
-  const m = bm25('comment', p.q, p);
+  const m = await bm25(release, 'comment', p.q, p);
   const params: DuckDBValue[] = [...m.params];
   let where = '';
   if (p.speaker) {

@@ -60,7 +60,7 @@ export async function itemsById(release: Release, ids: string[], withText = true
 export async function searchItems(release: Release, urls: Urls, p: ItemSearchParams) {
   if (p.position && !p.voter) throw new BadRequest([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
   const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
-  const m = bm25('item', p.q, p);
+  const m = await bm25(release, 'item', p.q, p);
   const params: DuckDBValue[] = [...m.params];
   const conditions: string[] = [];
   if (voter) {

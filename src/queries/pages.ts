@@ -43,7 +43,7 @@ export function yearRange(p: { year?: number; from?: number; to?: number }): Yea
 
 /** BM25 top-k over pages, with the total number of matching pages. */
 export async function rankPages(release: Release, p: { q: string; kind?: string; limit: number; offset?: number } & YearRange) {
-  const m = bm25('page', p.q, p, p.kind);
+  const m = await bm25(release, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
   const rows = await release.pool.rows(
     `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ? OFFSET ?`,
