@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBBlobValue } from '@duckdb/node-api';
 import t from 'tap';
 import { BLOCK, entity, lowerEscapes, ndjsonBytes, snapshotNdjson } from '../src/queries/snapshots.ts';
+import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
 
@@ -110,6 +111,20 @@ t.test('NDJSON pages across read-ahead window edges equal the JSON pages', async
       t.equal(text.toString('utf8'), page.records.map((r: any) => `${JSON.stringify(r)}\n`).join(''), `@${cursor} limit ${limit}: ${page.returned} records`);
     }
   }
+});
+
+t.test('a page read ahead: the window after it is read while the page is sent, so the next page runs no query', async (t) => {
+  const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 2, queueLimit: 1, queryTimeoutMs: 10_000 }); // nothing cached
+  t.teardown(() => release.retire());
+  const e = entity('legislative-files')!;
+  const size = BLOCK; // the fixture is smaller than one window: windows of one block stand in
+  const first = await snapshotNdjson(release, e, { cursor: 0, limit: size, format: 'ndjson' }, size);
+  await new Promise((r) => setTimeout(r, 500));
+  const before = release.pool.leased;
+  const second = await snapshotNdjson(release, e, { cursor: size, limit: size, format: 'ndjson' }, size);
+  t.equal(release.pool.leased, before, 'the second page came from the window read ahead');
+  const lines = (b: Buffer) => b.toString('utf8').split('\n').length - 1;
+  t.same([lines(first), lines(second)], [size, Math.min(size, (await parquetCount('legislative-files')) - size)], 'the two pages hold their records');
 });
 
 t.test('DuckDB\'s JSON escapes are made JSON.stringify\'s', async (t) => {

@@ -241,12 +241,20 @@ export async function snapshotNdjson(release: Release, e: Entity, p: PageParams,
   if (pastEnd(e, release, p)) return Buffer.alloc(0);
   const end = Math.min(p.cursor + p.limit, total(e, release));
   const cache = await release.memo('ndjson-windows', async () => new WindowCache());
+  const windowAt = (w: number) => cache.get(`${e.name}/${size}/${w}`, () => readWindow(release, e, w, size));
   const parts: Buffer[] = [];
-  for (let w = Math.floor(p.cursor / size); w * size < end; w++) {
-    const win = await cache.get(`${e.name}/${size}/${w}`, () => readWindow(release, e, w, size));
+  let w = Math.floor(p.cursor / size);
+  for (; w * size < end; w++) {
+    const win = await windowAt(w);
     const from = Math.max(p.cursor - w * size, 0);
     const to = Math.min(end - w * size, win.starts.length - 1);
     parts.push(win.bytes.subarray(win.starts[from], win.starts[to]));
+  }
+  // A client paging forward needs the next window soon: DuckDB reads it while this window's pages are sent. The
+  // release is held until the read ends, so a release switch never closes it under the query.
+  if (w * size < total(e, release)) {
+    release.hold();
+    windowAt(w).catch(() => {}).finally(() => release.drop());
   }
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
