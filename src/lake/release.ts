@@ -30,11 +30,10 @@ const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The SQL that exposes one manifest table as a view: hive-partitioned directories keep their `year` column. */
 function viewSql(dir: string, name: string, files: ManifestFile[]): string {
+  const list = `[${files.map((f) => quote(join(dir, f.path))).join(', ')}]`; // the manifest's files: no glob on every query
   const partitioned = files.some((f) => /\/year=\d+\//.test(f.path));
-  const source = partitioned
-    ? `read_parquet(${quote(join(dir, name, '*', '*.parquet'))}, hive_partitioning = true, hive_types = {'year': INTEGER})`
-    : `read_parquet([${files.map((f) => quote(join(dir, f.path))).join(', ')}])`;
-  return `CREATE VIEW "${name}" AS SELECT * FROM ${source};`;
+  const options = partitioned ? `hive_partitioning = true, hive_types = {'year': INTEGER}` : 'hive_partitioning = false';
+  return `CREATE VIEW "${name}" AS SELECT * FROM read_parquet(${list}, ${options});`;
 }
 
 async function sha256Of(path: string): Promise<string> {
