@@ -48,9 +48,13 @@ const rollCall = ({ itemId, ...r }: Row) => r;
 export async function itemsById(release: Release, ids: string[], withText = true): Promise<Map<string, Row>> {
   if (ids.length === 0) return new Map();
   const marks = ids.map(() => '?').join(', ');
+  // Ids begin with their meeting date: naming the years keeps DuckDB to those years' files.
+  const years = [...new Set(ids.map((id) => Number(/^(\d{4})-/.exec(id)?.[1])))];
+  const inYears = years.every((y) => y > 0) ? `AND year IN (${years.map(() => '?').join(', ')})` : '';
+  const params = inYears ? [...ids, ...years] : ids;
   const [items, rolls] = await Promise.all([
-    release.pool.rows(`SELECT ${withText ? ITEM_COLUMNS : ITEM_COLUMNS.replace('i.text,', "'' AS text,")} FROM items i WHERE i.item_id IN (${marks})`, ids),
-    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ORDER BY r.item_id, r.sequence`, ids),
+    release.pool.rows(`SELECT ${withText ? ITEM_COLUMNS : ITEM_COLUMNS.replace('i.text,', "'' AS text,")} FROM items i WHERE i.item_id IN (${marks}) ${inYears}`, params),
+    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ${inYears} ORDER BY r.item_id, r.sequence`, params),
   ]);
   const byId = new Map(items.map((r) => [String(r.id), { ...r, rollCalls: [] as Row[] }]));
   for (const r of rolls) byId.get(String(r.itemId))?.rollCalls.push(rollCall(r));
@@ -137,7 +141,7 @@ export async function getItem(release: Release, urls: Urls, id: string) {
   if (!item) return null;
   const comments = await release.pool.rows(`
     SELECT comment_id AS id, speaker, statement, page::INTEGER AS page FROM comments
-    WHERE document_id = ? AND file_number = ? ORDER BY sequence`, [item.documentId, item.fileNumber]);
+    WHERE document_id = ? AND file_number = ? AND year = ? ORDER BY sequence`, [item.documentId, item.fileNumber, item.year]);
   const { amounts, housingUnits, addresses, parties, ...rest } = item;
   return {
     ...rest,

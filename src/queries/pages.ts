@@ -91,45 +91,34 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
   };
 }
 
-interface DocumentMeta { meetingDate: string; year: number; kind: 'agenda' | 'minutes'; title: string; officialUrl: string }
+interface DocumentMeta { meetingDate: string; year: number; kind: 'agenda' | 'minutes'; title: string; officialUrl: string; pages: number }
 
 /** The release's documents (a few thousand rows), held per release: search results need only these and the page number. */
 function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
   return release.memo('documents', async () => {
-    const rows = await release.pool.rows(`SELECT document_id AS id, strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind, title, official_url AS "officialUrl" FROM documents`);
+    const rows = await release.pool.rows(`SELECT document_id AS id, strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind, title, official_url AS "officialUrl", pages::INTEGER AS pages FROM documents`);
     return new Map(rows.map(({ id, ...d }) => [String(id), d as unknown as DocumentMeta]));
   });
 }
 
-export interface PageRow {
-  id: string;
-  documentId: string;
-  meetingDate: string;
-  year: number;
-  kind: 'agenda' | 'minutes';
-  page: number;
-  pages: number;
-  title: string;
-  header: string;
-  footer: string;
-  text: string;
-  quality: 'ok' | 'repaired' | 'garbage' | 'empty';
-  officialUrl: string;
-}
-
-/** Page rows by id; `withText: false` leaves the body out (search reads it from the text store instead). */
-export async function pagesById(release: Release, ids: string[], withText = true): Promise<Map<string, PageRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await release.pool.rows(`
-    SELECT p.page_id AS id, p.document_id AS "documentId", strftime(p.meeting_date, '%Y-%m-%d') AS "meetingDate", p.year::INTEGER AS year,
-           p.kind, p.page::INTEGER AS page, d.pages::INTEGER AS pages, p.title, p.header, p.footer, ${withText ? 'p.text' : "'' AS text"}, p.quality, p.official_url AS "officialUrl"
-    FROM pages p JOIN documents d USING (document_id)
-    WHERE p.page_id IN (${ids.map(() => '?').join(', ')})`, ids);
-  return new Map(rows.map((r) => [String(r.id), r as unknown as PageRow]));
-}
-
+/**
+ * One page record. Its document comes from the per-release documents, its text from the text store (Parquet's text
+ * column only for a page the index left out), and the year its id begins with keeps DuckDB to one year's file.
+ */
 export async function getPage(release: Release, urls: Urls, id: string) {
-  const row = (await pagesById(release, [id])).get(id);
-  if (!row) return null;
-  return { ...row, transcriptUrl: urls.page(id), markdownUrl: urls.page(id, true), release: release.id };
+  const year = /^(\d{4})-/.exec(id)?.[1];
+  const [rows, docs, texts] = await Promise.all([
+    release.pool.rows(`
+      SELECT page_id AS id, document_id AS "documentId", strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year,
+             kind, page::INTEGER AS page, title, header, footer, quality, official_url AS "officialUrl"
+      FROM pages WHERE page_id = ?${year ? ' AND year = ?' : ''}`, year ? [id, Number(year)] : [id]),
+    documentsOf(release),
+    textsById(release, 'page', [id]),
+  ]);
+  if (rows.length === 0) return null;
+  const { documentId, ...row } = rows[0];
+  const text = texts.get(id) ?? String((await release.pool.rows('SELECT text FROM pages WHERE page_id = ?', [id]))[0].text);
+  const { pages } = docs.get(String(documentId))!;
+  return { id: row.id, documentId, meetingDate: row.meetingDate, year: row.year, kind: row.kind, page: row.page, pages, title: row.title, header: row.header,
+    footer: row.footer, text, quality: row.quality, officialUrl: row.officialUrl, transcriptUrl: urls.page(id), markdownUrl: urls.page(id, true), release: release.id };
 }
