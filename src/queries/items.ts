@@ -33,6 +33,11 @@ const ITEM_COLUMNS = `i.item_id AS id, i.document_id AS "documentId", strftime(i
   i.status_lines AS "statusLines", i.amounts, i.housing_units AS "housingUnits", i.addresses, i.parties, i.unit_mentions AS "unitMentions",
   i.official_url AS "officialUrl"`;
 
+/** What a search result shows of an item: no texts, none of the lists only the record carries (each list column costs decoding). */
+const ITEM_SUMMARY_COLUMNS = `i.item_id AS id, strftime(i.meeting_date, '%Y-%m-%d') AS "meetingDate", i.year::INTEGER AS year, i.kind,
+  i.file_number AS "fileNumber", i.title, i.sponsors, i.matter, i.item_type AS "itemType", i.start_page::INTEGER AS "startPage",
+  i.end_page::INTEGER AS "endPage", i.amounts, i.housing_units AS "housingUnits", i.addresses, i.parties, i.official_url AS "officialUrl"`;
+
 type Row = Record<string, any>;
 
 const extracted = (r: Row) => ({
@@ -44,8 +49,8 @@ const extracted = (r: Row) => ({
 
 const rollCall = ({ itemId, ...r }: Row) => r;
 
-/** Item rows with their roll calls; `withText: false` leaves the block text out (search reads it from the text store). */
-export async function itemsById(release: Release, ids: string[], withText = true): Promise<Map<string, Row>> {
+/** Item rows with their roll calls: whole records, or `summary` for search results (their text is in the text store). */
+async function itemsById(release: Release, ids: string[], summary = false): Promise<Map<string, Row>> {
   if (ids.length === 0) return new Map();
   const marks = ids.map(() => '?').join(', ');
   // Ids begin with their meeting date: naming the years keeps DuckDB to those years' files.
@@ -53,7 +58,7 @@ export async function itemsById(release: Release, ids: string[], withText = true
   const inYears = years.every((y) => y > 0) ? `AND year IN (${years.map(() => '?').join(', ')})` : '';
   const params = inYears ? [...ids, ...years] : ids;
   const [items, rolls] = await Promise.all([
-    release.pool.rows(`SELECT ${withText ? ITEM_COLUMNS : ITEM_COLUMNS.replace('i.text,', "'' AS text,")} FROM items i WHERE i.item_id IN (${marks}) ${inYears}`, params),
+    release.pool.rows(`SELECT ${summary ? ITEM_SUMMARY_COLUMNS : ITEM_COLUMNS} FROM items i WHERE i.item_id IN (${marks}) ${inYears}`, params),
     release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ${inYears} ORDER BY r.item_id, r.sequence`, params),
   ]);
   const byId = new Map(items.map((r) => [String(r.id), { ...r, rollCalls: [] as Row[] }]));
@@ -88,7 +93,7 @@ export async function searchItems(release: Release, urls: Urls, p: ItemSearchPar
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ?`, params);
 
   const ids = ranked.map((r) => String(r.item_id));
-  const [records, texts] = await Promise.all([itemsById(release, ids, false), textsById(release, 'item', ids)]);
+  const [records, texts] = await Promise.all([itemsById(release, ids, true), textsById(release, 'item', ids)]);
   const positions = voter ? await voterPositions(release, voter.id, ranked.map((r) => String(r.item_id))) : new Map<string, Row[]>();
   const results = ranked.map((r) => {
     const item = records.get(String(r.item_id))!;
