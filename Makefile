@@ -61,8 +61,9 @@ soak: install
 typecheck: install
 	npx tsc --noEmit
 
+# Builds (or reuses) the synthetic lakes of SCALES (default 1) and measures them: bench/results.json. ARGS: see bench/run.ts.
 bench: install
-	$(TSX) bench/run.ts
+	$(TSX) bench/run.ts $(ARGS)
 
 clean:
 	rm -rf .cache lake/releases lake/current

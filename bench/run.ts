@@ -3,6 +3,7 @@
 // table and writes bench/results.json. Every ratio is against a reference measured on the same machine in the same run.
 //   node --import tsx bench/run.ts [--scales 1,3,10] [--rebuild] [--load-seconds 60] [--load-tool wrk|node|auto]
 //                                  [--iterations N] [--profile] [--smoke --meetings 4] [--out FILE] [--build-only]
+//                                  [--snapshot-seconds 120]
 // --build-only generates the corpora and builds the lakes (timed, as a full run would) and stops: a later run reuses them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -601,6 +602,7 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
       'build-only': { type: 'boolean', default: false },
+      'snapshot-seconds': { type: 'string' },
     },
   });
   const smoke = values.smoke;
@@ -613,6 +615,7 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
     loadTool: values['load-tool'] as BenchOptions['loadTool'],
     iterations: Number(values.iterations ?? (smoke ? 2 : 20)),
     profile: values.profile,
+    ...(values['snapshot-seconds'] ? { snapshotCapSeconds: Number(values['snapshot-seconds']) } : {}),
     out: values.out ?? (smoke ? join(ROOT, 'bench', 'work', 'smoke', 'results.json') : join(ROOT, 'bench', 'results.json')),
   });
   if (o.scales.some((s) => !(s > 0))) throw new Error(`--scales: positive numbers, got '${values.scales}'`);
