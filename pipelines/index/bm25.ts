@@ -16,25 +16,37 @@ import { copyOut, loadNdjson } from '../publish/tables.ts';
  * DuckDB's cost per query grows with the row groups of the files it opens (~10 µs each, even when their statistics
  * rule them out), so the server opens only its terms' parts and a rare term costs the same at any corpus size.
  */
-const PART_POSTINGS = 131072;
+const PART_POSTINGS = 524288;
 
 export interface IndexDoc { doc_id: string; year: number; kind: string; text: string }
 
 /** A document analysed for the index: its source row as JSON lacking only `text_offset`, and its raw-deflated text. */
 export interface AnalysedDoc { head: string; text: Uint8Array }
 
-const SOURCE_COLUMNS = { doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', terms: 'VARCHAR[]', text_offset: 'BIGINT', text_bytes: 'INTEGER' };
+const SOURCE_COLUMNS = {
+  doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', doclen: 'INTEGER', postings: 'STRUCT(t VARCHAR, p INTEGER[])[]', text_offset: 'BIGINT', text_bytes: 'INTEGER',
+};
 
+/**
+ * A document's terms grouped here, one document at a time: each distinct term `t` with its positions `p` in the term
+ * sequence (so tf = len(p)). Grouping all documents' terms in DuckDB instead (GROUP BY doc_id, term with a list
+ * aggregate) held every group's list in memory at once and ran out of memory beyond SCALE=1.
+ */
 export function analyse(d: IndexDoc): AnalysedDoc {
   // A copy of exactly its bytes: the deflated result sits in a larger buffer, which a copy to another thread would carry.
   const text = new Uint8Array(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
-  const row = JSON.stringify({ doc_id: d.doc_id, year: d.year, kind: d.kind, terms: terms(d.text), text_bytes: text.length });
+  const sequence = terms(d.text);
+  const positions = new Map<string, number[]>();
+  sequence.forEach((term, i) => (positions.get(term) ?? positions.set(term, []).get(term)!).push(i));
+  const postings = [...positions].map(([t, p]) => ({ t, p }));
+  const row = JSON.stringify({ doc_id: d.doc_id, year: d.year, kind: d.kind, doclen: sequence.length, postings, text_bytes: text.length });
   return { head: row.slice(0, -1), text };
 }
 
 /**
- * One collection's analysed documents as the build streams them (in any order): a row per document with its terms in
- * `<scratch>/<name>_source.ndjson`, its deflated text appended to `<scratch>/<name>_text.scratch` at `text_offset`.
+ * One collection's analysed documents as the build streams them (in any order): a row per document with its terms'
+ * positions (see analyse) in `<scratch>/<name>_source.ndjson`, its deflated text appended to
+ * `<scratch>/<name>_text.scratch` at `text_offset`.
  */
 export class IndexSource {
   private constructor(readonly name: string, private readonly rows: AppendFile, private readonly text: AppendFile) {}
@@ -72,19 +84,18 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
   const { k1, b } = ANALYSIS.bm25;
   await db.run(`
     CREATE OR REPLACE TABLE ${name}_stats AS
-      SELECT count(*)::BIGINT AS num_docs, coalesce(avg(len(terms)), 0)::DOUBLE AS avgdl, ${k1}::DOUBLE AS k1, ${b}::DOUBLE AS b
+      SELECT count(*)::BIGINT AS num_docs, coalesce(avg(doclen), 0)::DOUBLE AS avgdl, ${k1}::DOUBLE AS k1, ${b}::DOUBLE AS b
       FROM ${table};
     CREATE OR REPLACE TABLE ${name}_tf AS
-      SELECT doc_id, any_value(year) AS year, any_value(kind) AS kind, term, count(*)::INTEGER AS tf, list(pos ORDER BY pos) AS positions
-      FROM (SELECT doc_id, year, kind, unnest(terms) AS term, unnest(range(len(terms)))::INTEGER AS pos FROM ${table})
-      GROUP BY doc_id, term;
+      SELECT doc_id, year, kind, p.t AS term, len(p.p)::INTEGER AS tf, p.p AS positions
+      FROM (SELECT doc_id, year, kind, unnest(postings) AS p FROM ${table});
     CREATE OR REPLACE TABLE ${name}_terms AS
       SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${PART_POSTINGS})::INTEGER AS part
       FROM (SELECT term, count(*)::INTEGER AS df,
                    log((((SELECT num_docs FROM ${name}_stats) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
             FROM ${name}_tf GROUP BY term);
     CREATE OR REPLACE TABLE ${name}_docs AS
-      SELECT doc_id, year, kind, len(terms)::INTEGER AS doclen,
+      SELECT doc_id, year, kind, doclen,
              coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
       FROM ${table};
   `);
