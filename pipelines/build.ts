@@ -37,6 +37,8 @@ export interface BuildOptions {
   quiet?: boolean;
   /** Diff against the lake's current release and carry its change log forward (default); false starts a new history. */
   history?: boolean;
+  /** Postings per index part file (default PART_POSTINGS; tests make many small parts). */
+  postingsPerPart?: number;
   /** Embed page passages for hybrid search (default true; `EMBED=0` turns it off). */
   embed?: boolean;
 }
@@ -139,7 +141,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     bar?.tick();
     await mkdir(join(staged, 'index'), { recursive: true });
     for (const name of COLLECTIONS) {
-      await writeBm25(db, rowFiles.indexes[name], join(staged, 'index'));
+      await writeBm25(db, rowFiles.indexes[name], join(staged, 'index'), opts.postingsPerPart);
       bar?.tick();
     }
     await rm(scratch, { recursive: true, force: true });

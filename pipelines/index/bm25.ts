@@ -16,7 +16,7 @@ import { copyOut, loadNdjson } from '../publish/tables.ts';
  * DuckDB's cost per query grows with the row groups of the files it opens (~10 µs each, even when their statistics
  * rule them out), so the server opens only its terms' parts and a rare term costs the same at any corpus size.
  */
-const PART_POSTINGS = 524288;
+export const PART_POSTINGS = 524288;
 
 export interface IndexDoc { doc_id: string; year: number; kind: string; text: string }
 
@@ -73,7 +73,7 @@ export class IndexSource {
  * Writes `<dir>/<name>_terms.parquet`, `_postings/part=N/` (see PART_POSTINGS), `_docs`, `_stats` and `<name>_text.bin` (each document's text,
  * raw-deflated, in doc_id order, at `text_offset` / `text_bytes` in `_docs`) from a closed IndexSource.
  */
-export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string): Promise<void> {
+export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS): Promise<void> {
   const name = source.name;
   const table = `${name}_source`;
   await loadNdjson(db, table, SOURCE_COLUMNS, source.rowsPath);
@@ -90,7 +90,7 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
       SELECT doc_id, year, kind, p.t AS term, len(p.p)::INTEGER AS tf, p.p AS positions
       FROM (SELECT doc_id, year, kind, unnest(postings) AS p FROM ${table});
     CREATE OR REPLACE TABLE ${name}_terms AS
-      SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${PART_POSTINGS})::INTEGER AS part
+      SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${partPostings})::INTEGER AS part
       FROM (SELECT term, count(*)::INTEGER AS df,
                    log((((SELECT num_docs FROM ${name}_stats) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
             FROM ${name}_tf GROUP BY term);

@@ -27,10 +27,6 @@ export async function listFiles(dir: string): Promise<string[]> {
 export interface FileEntry { path: string; sha256: string; bytes: number; rows: number }
 
 /**
- * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
- * read and queried) and every data file's path and sha256.
- */
-/**
  * The manifest's tables: files grouped by table, the table being a file's first path segment without its extension
  * (`items/year=2016/…` → items), under `index/` the segment after it (`index/page_postings/part=3/…` → page_postings).
  */
@@ -44,6 +40,10 @@ export function tablesOf(files: FileEntry[]): Record<string, { files: FileEntry[
   return tables;
 }
 
+/**
+ * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
+ * read and queried) and every data file's path and sha256.
+ */
 export function releaseIdOf(files: FileEntry[]): string {
   const hash = createHash('sha256').update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n`);
   for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);

@@ -26,7 +26,8 @@ export interface Manifest {
 
 export interface PoolSettings { poolSize: number; queueLimit: number; queryTimeoutMs: number }
 
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+/** A string as a SQL literal (for paths from the manifest; values from clients are always parameters). */
+export const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The SQL that exposes one manifest table as a view: hive-partitioned directories keep their `year` column. */
 function viewSql(dir: string, name: string, files: ManifestFile[]): string {

@@ -2,7 +2,7 @@
 // as a SQL fragment the resource queries build on. Scores are sums of precomputed posting impacts (lake/README.md).
 import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { Release } from '../lake/release.ts';
+import { quote, type Release } from '../lake/release.ts';
 import { parseQuery, type ParsedQuery } from '../text/analysis.ts';
 
 export type Collection = 'page' | 'item' | 'comment';
@@ -38,19 +38,19 @@ interface Parts { first: Buffer[]; files: string[] }
 
 /** The postings holding these terms: the part files their terms fall in, or the whole table (a release in one file). */
 async function postingsOf(release: Release, collection: Collection, terms: string[]): Promise<string> {
-  const files = release.manifest.tables[`${collection}_postings`]?.files ?? [];
-  if (terms.length === 0 || !files.some((f) => PART.test(f.path))) return `${collection}_postings`;
-  const parts = await release.memo(`postings-parts:${collection}`, async (): Promise<Parts> => {
+  const parts = await release.memo(`postings-parts:${collection}`, async (): Promise<Parts | null> => {
+    const files = release.manifest.tables[`${collection}_postings`]?.files ?? [];
+    if (!files.some((f) => PART.test(f.path))) return null;
     const pathOf = new Map(files.map((f) => [Number(PART.exec(f.path)?.[1]), join(release.dir, f.path)]));
     const rows = await release.pool.rows(`SELECT part::INTEGER AS part, min(term) AS first FROM ${collection}_terms GROUP BY part ORDER BY first`);
     return { first: rows.map((r) => Buffer.from(String(r.first))), files: rows.map((r) => pathOf.get(Number(r.part))!) };
   });
+  if (!parts || terms.length === 0) return `${collection}_postings`;
   const chosen = [...new Set(terms.map((t) => parts.files[partIndex(parts.first, Buffer.from(t))]))].sort();
   return `read_parquet([${chosen.map(quote).join(', ')}], hive_partitioning = false)`;
 }
 
 const PART = /\/part=(\d+)\//;
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The last part whose first term is at most `term` (the first part for a term before them all). */
 function partIndex(first: Buffer[], term: Buffer): number {

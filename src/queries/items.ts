@@ -7,6 +7,7 @@ import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
+import { yearOfId } from './ids.ts';
 import { resolveVoter, type Supervisor } from './supervisors.ts';
 
 export type Position = 'aye' | 'no' | 'absent' | 'excused';
@@ -53,10 +54,9 @@ const rollCall = ({ itemId, ...r }: Row) => r;
 async function itemsById(release: Release, ids: string[], summary = false): Promise<Map<string, Row>> {
   if (ids.length === 0) return new Map();
   const marks = ids.map(() => '?').join(', ');
-  // Ids begin with their meeting date: naming the years keeps DuckDB to those years' files.
-  const years = [...new Set(ids.map((id) => Number(/^(\d{4})-/.exec(id)?.[1])))];
-  const inYears = years.every((y) => y > 0) ? `AND year IN (${years.map(() => '?').join(', ')})` : '';
-  const params = inYears ? [...ids, ...years] : ids;
+  const years = [...new Set(ids.map(yearOfId))];
+  const inYears = years.includes(null) ? '' : `AND year IN (${years.map(() => '?').join(', ')})`;
+  const params = inYears ? [...ids, ...(years as number[])] : ids;
   const [items, rolls] = await Promise.all([
     release.pool.rows(`SELECT ${summary ? ITEM_SUMMARY_COLUMNS : ITEM_COLUMNS} FROM items i WHERE i.item_id IN (${marks}) ${inYears}`, params),
     release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ${inYears} ORDER BY r.item_id, r.sequence`, params),

@@ -4,6 +4,7 @@ import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
+import { yearOfId } from './ids.ts';
 import { pageTitle } from '../text/titles.ts';
 import { hybridRank, type Retrieval } from './vectors.ts';
 
@@ -106,19 +107,19 @@ function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
  * column only for a page the index left out), and the year its id begins with keeps DuckDB to one year's file.
  */
 export async function getPage(release: Release, urls: Urls, id: string) {
-  const year = /^(\d{4})-/.exec(id)?.[1];
+  const year = yearOfId(id);
+  const where = `WHERE page_id = ?${year ? ' AND year = ?' : ''}`;
+  const params = year ? [id, year] : [id];
   const [rows, docs, texts] = await Promise.all([
     release.pool.rows(`
-      SELECT page_id AS id, document_id AS "documentId", strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year,
-             kind, page::INTEGER AS page, title, header, footer, quality, official_url AS "officialUrl"
-      FROM pages WHERE page_id = ?${year ? ' AND year = ?' : ''}`, year ? [id, Number(year)] : [id]),
+      SELECT page_id AS id, document_id AS "documentId", strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind,
+             page::INTEGER AS page, NULL AS pages, title, header, footer, NULL AS text, quality, official_url AS "officialUrl"
+      FROM pages ${where}`, params),
     documentsOf(release),
     textsById(release, 'page', [id]),
   ]);
   if (rows.length === 0) return null;
-  const { documentId, ...row } = rows[0];
-  const text = texts.get(id) ?? String((await release.pool.rows('SELECT text FROM pages WHERE page_id = ?', [id]))[0].text);
-  const { pages } = docs.get(String(documentId))!;
-  return { id: row.id, documentId, meetingDate: row.meetingDate, year: row.year, kind: row.kind, page: row.page, pages, title: row.title, header: row.header,
-    footer: row.footer, text, quality: row.quality, officialUrl: row.officialUrl, transcriptUrl: urls.page(id), markdownUrl: urls.page(id, true), release: release.id };
+  const text = texts.get(id) ?? String((await release.pool.rows(`SELECT text FROM pages ${where}`, params))[0].text);
+  const { pages } = docs.get(String(rows[0].documentId))!;
+  return { ...rows[0], pages, text, transcriptUrl: urls.page(id), markdownUrl: urls.page(id, true), release: release.id };
 }
