@@ -22,6 +22,7 @@ import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
 import { formatJudged, judgedLake, judgedMetrics, type JudgedResult } from './judged.ts';
 import { start } from '../src/server.ts';
+import { interpret } from '../src/nl/interpret.ts';
 import { testConfig } from '../test/fixture.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -457,6 +458,10 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
     const voter = set.voters[0] ?? 'Peskin';
     const multi = set.search['common multi-term'][0]?.q ?? 'housing';
     const word = set.search['common term'][0]?.q ?? 'housing';
+    // The topic question's subject: a common word the question parser keeps as its search words (it drops framing
+    // words such as `board`, which would leave the question with no search at all).
+    const topicOf = (w: string) => `What did the board decide about ${w}?`;
+    const topic = set.search['common term'].map((s) => s.q).find((w) => interpret(topicOf(w), []).interpretation.searchQuery.includes(w)) ?? 'housing';
     const year = set.years[0] ?? 2016;
     const cases: [string, string, string][] = [
       ['/api/pages/{id}', 'pages/{id}', `/api/pages/${set.pageIds[0]}`],
@@ -468,7 +473,7 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
       ['/api/aggregates/votes', 'aggregates/votes final roll-call', `/api/aggregates/votes?${new URLSearchParams({ voter, final: 'true', groupBy: 'roll-call', from: String(year), to: String(year) })}`],
       ['/api/aggregates/housing', 'aggregates/housing', `/api/aggregates/housing?${new URLSearchParams({ voter })}`],
       ['/api/query', 'query', `/api/query?${new URLSearchParams({ q: `How did ${voter} vote on housing in ${year}?` })}`],
-      ['/api/query', 'query (topic)', `/api/query?${new URLSearchParams({ q: `What did the board decide about ${word}?` })}`],
+      ['/api/query', 'query (topic)', `/api/query?${new URLSearchParams({ q: topicOf(topic) })}`],
     ];
     const endpoints: ScaleResult['endpoints'] = {};
     for (const [route, name, path] of cases) {
