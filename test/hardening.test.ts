@@ -22,6 +22,22 @@ t.test('a query past the time limit is interrupted, and the connection serves th
   release.retire();
 });
 
+t.test('a prepared statement answers each call with its own values, also after a failure, an interrupt or eviction', async (t) => {
+  await fixtureRelease();
+  const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 1, queueLimit: 1, queryTimeoutMs: 300 });
+  const byKind = 'SELECT count(*)::INTEGER AS n FROM documents WHERE kind = ?';
+  t.same(await release.pool.rows(byKind, ['minutes']), [{ n: 1 }]);
+  t.same(await release.pool.rows(byKind, ['agenda']), [{ n: 37 }], 'the same SQL with another value');
+  await t.rejects(release.pool.rows('SELECT ?::INTEGER AS n', ['seven']), /Could not convert|Conversion Error/i);
+  t.same(await release.pool.rows('SELECT ?::INTEGER AS n', ['7']), [{ n: 7 }], 'a failed call leaves nothing behind');
+  const counting = 'SELECT count(*)::INTEGER AS n FROM range(?) t(x) WHERE x % 7 = 3';
+  await t.rejects(release.pool.rows(counting, [100_000_000_000]), { message: /query exceeded 300 ms/ });
+  t.same(await release.pool.rows(counting, [10]), [{ n: 1 }], 'an interrupted statement is prepared afresh');
+  for (let i = 0; i < 70; i++) t.same(await release.pool.rows(`SELECT ?::INTEGER + ${i} AS n`, [1]), [{ n: 1 + i }]);
+  t.same(await release.pool.rows(byKind, ['agenda']), [{ n: 37 }], 'after more statements than the connection keeps');
+  release.retire();
+});
+
 t.test('a timed-out query is a 503 with Retry-After and a problem document', async (t) => {
   const app = createApp(testConfig(), { acquire: () => ({ id: 'r', drop() {}, hold() { return this; }, manifest: {} }) } as never);
   app.use(async () => { throw new QueryTimeout('query exceeded 1 ms'); });
