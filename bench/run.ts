@@ -3,7 +3,8 @@
 // table and writes bench/results.json. Every ratio is against a reference measured on the same machine in the same run.
 //   node --import tsx bench/run.ts [--scales 1,3,10] [--rebuild] [--load-seconds 60] [--load-tool wrk|node|auto]
 //                                  [--iterations N] [--profile] [--smoke --meetings 4] [--out FILE] [--build-only]
-//                                  [--snapshot-seconds 120]
+//                                  [--snapshot-seconds 120] [--append]
+// --append keeps the other scales already in the results file (SCALE=10 measured in a later run than 1 and 3).
 // --build-only generates the corpora and builds the lakes (timed, as a full run would) and stops: a later run reuses them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,6 +30,8 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface BenchOptions {
   scales: number[];
+  /** Keep the other scales already in `out` (a long scale measured in a later run), replacing those measured again. */
+  append: boolean;
   /** Tiny corpus (`--meetings`), few iterations, a short load with the Node load generator; checks code paths, not speed. */
   smoke: boolean;
   meetings?: number;
@@ -49,7 +52,7 @@ export interface BenchOptions {
 
 export function defaultOptions(over: Partial<BenchOptions> = {}): BenchOptions {
   return {
-    scales: [1], smoke: false, work: join(ROOT, 'bench', 'work'), corpusRoot: join(ROOT, 'bench', 'corpus'), out: join(ROOT, 'bench', 'results.json'),
+    scales: [1], append: false, smoke: false, work: join(ROOT, 'bench', 'work'), corpusRoot: join(ROOT, 'bench', 'corpus'), out: join(ROOT, 'bench', 'results.json'),
     rebuild: false, loadSeconds: 60, loadTool: 'auto', loadConnections: 32, iterations: 20, perClass: 5, profile: false, snapshotCapSeconds: 120,
     log: (l) => process.stderr.write(l + '\n'), ...over,
   };
@@ -523,6 +526,8 @@ export interface BenchResults {
   scales: ScaleResult[];
   /** Retrieval quality on the real corpus (lexical against hybrid), not in smoke runs. */
   judged?: JudgedResult;
+  /** With `--append`: every run whose scales the file holds (the latest run's scales replace earlier ones). */
+  runs?: { startedAt: string; scales: number[] }[];
 }
 
 const f = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(d));
@@ -578,8 +583,16 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     options: { scales: o.scales, smoke: o.smoke, meetings: o.meetings ?? null, iterations: o.iterations, loadSeconds: o.loadSeconds, loadConnections: o.loadConnections },
     scales: [],
   };
+  const earlier = o.append && o.out && existsSync(o.out) ? (JSON.parse(readFileSync(o.out, 'utf8')) as BenchResults) : null;
+  if (earlier) {
+    results.scales = earlier.scales.filter((s) => !o.scales.includes(s.scale));
+    const before = (earlier.runs ?? [{ startedAt: earlier.startedAt, scales: earlier.options.scales }])
+      .map((r) => ({ ...r, scales: r.scales.filter((s) => !o.scales.includes(s)) })).filter((r) => r.scales.length > 0);
+    results.runs = [...before, { startedAt: results.startedAt, scales: o.scales }];
+  }
   for (const scale of o.scales) {
     results.scales.push(await benchScale(o, scale));
+    results.scales.sort((a, b) => a.scale - b.scale);
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   }
   if (!o.smoke) {
@@ -610,12 +623,14 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
       'build-only': { type: 'boolean', default: false },
+      append: { type: 'boolean', default: false },
       'snapshot-seconds': { type: 'string' },
     },
   });
   const smoke = values.smoke;
   const o = defaultOptions({
     scales: values.scales.split(',').map(Number),
+    append: values.append,
     smoke,
     meetings: values.meetings ? Number(values.meetings) : smoke ? 4 : undefined,
     rebuild: values.rebuild,
