@@ -2,10 +2,22 @@
 // (every meeting the file appeared at, its recorded actions in order with their tallies, the final action if any).
 import type { DuckDBConnection } from '@duckdb/node-api';
 
-/** Order of appearances and actions: item ids begin with the meeting date and document kind (agenda before minutes). */
-export const LEGISLATIVE_FILES_SQL = `
-CREATE OR REPLACE TABLE legislative_files AS
-WITH it AS (SELECT * FROM items WHERE file_number IS NOT NULL),
+/**
+ * Rows per batch of file numbers: each batch's ordered list aggregates hold all of its rows in memory at once (DuckDB
+ * cannot spill them), and at SCALE=10 (a million items) one batch ran out of the build's 1 GB.
+ */
+const ROWS_PER_BATCH = 200_000;
+
+/**
+ * The legislative files whose number hashes to `batch` of `batches`. Order of appearances and actions: item ids begin
+ * with the meeting date and document kind (agenda before minutes).
+ */
+const legislativeFilesSql = (batch: number, batches: number) => `
+WITH it AS (
+  SELECT file_number, item_id, title, sponsors, enactment_numbers, matter, item_type, long_title, meeting_date, document_id, kind, section,
+         start_page, official_url
+  FROM items WHERE file_number IS NOT NULL AND hash(file_number) % ${batches} = ${batch}
+),
 titles AS (
   SELECT file_number, list(title ORDER BY first, title) AS titles
   FROM (SELECT file_number, title, min(item_id) AS first FROM it WHERE coalesce(title, '') <> '' GROUP BY ALL) GROUP BY file_number
@@ -37,7 +49,7 @@ actions AS (
           action: action, action_type: action_type, is_final: is_final, page: page,
           ayes: len(ayes)::INTEGER, noes: len(noes)::INTEGER, absent: len(absent)::INTEGER, excused: len(excused)::INTEGER,
           shared_vote: shared_vote, official_url: official_url} ORDER BY item_id, sequence) AS actions
-  FROM roll_calls WHERE file_number IS NOT NULL GROUP BY file_number
+  FROM roll_calls WHERE file_number IS NOT NULL AND hash(file_number) % ${batches} = ${batch} GROUP BY file_number
 )
 SELECT m.file_number, m.matter, m.item_type, coalesce(t.titles, []) AS titles, m.long_title, coalesce(s.sponsors, []) AS sponsors,
   coalesce(e.enactment_numbers, []) AS enactment_numbers, m.first_meeting, m.last_meeting, m.meetings,
@@ -45,6 +57,10 @@ SELECT m.file_number, m.matter, m.item_type, coalesce(t.titles, []) AS titles, m
 FROM meetings m LEFT JOIN titles t USING (file_number) LEFT JOIN sponsors s USING (file_number)
   LEFT JOIN enacted e USING (file_number) LEFT JOIN actions a USING (file_number)`;
 
-export async function loadLegislativeFiles(db: DuckDBConnection): Promise<void> {
-  await db.run(LEGISLATIVE_FILES_SQL);
+/** Creates the `legislative_files` table from the loaded `items` and `roll_calls`, in batches of file numbers. */
+export async function loadLegislativeFiles(db: DuckDBConnection, rowsPerBatch = ROWS_PER_BATCH): Promise<void> {
+  const [[rows]] = (await db.runAndReadAll(`SELECT ((SELECT count(*) FROM items) + (SELECT count(*) FROM roll_calls))::INTEGER`)).getRows();
+  const batches = Math.max(1, Math.ceil(Number(rows) / rowsPerBatch));
+  await db.run(`CREATE OR REPLACE TABLE legislative_files AS ${legislativeFilesSql(0, batches)}`);
+  for (let batch = 1; batch < batches; batch++) await db.run(`INSERT INTO legislative_files ${legislativeFilesSql(batch, batches)}`);
 }
