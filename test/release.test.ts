@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync, readdirSync } from 'node:fs';
 import t from 'tap';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { buildRelease } from '../pipelines/build.ts';
 import { judge } from '../pipelines/extract/pages.ts';
+import { loadLegislativeFiles } from '../pipelines/publish/legislative-files.ts';
 import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
 
@@ -85,4 +87,23 @@ t.test('page 1 of the 2019-11-12 agenda is readable in the lake', async (t) => {
   t.equal(row.quality, 'ok', 'pdf.js decodes the font through its glyph names');
   t.match(String(row.text), /Tuesday, November 12, 2019/);
   t.equal(row.indexed, true);
+});
+
+t.test('legislative files built in many batches of file numbers equal the release built in one', async (t) => {
+  const dir = join(FIXTURE_LAKE, 'releases', fixtureId);
+  const instance = await DuckDBInstance.create(':memory:');
+  const db = await instance.connect();
+  const table = (name: string) => `read_parquet('${join(dir, name)}/**/*.parquet', hive_partitioning = true)`;
+  await db.run(`CREATE TABLE items AS SELECT * FROM ${table('items')}; CREATE TABLE roll_calls AS SELECT * FROM ${table('roll_calls')}`);
+  await loadLegislativeFiles(db, 500);
+  const count = async (sql: string) => Number((await db.runAndReadAll(`SELECT count(*)::INTEGER FROM (${sql})`)).getRows()[0][0]);
+  const released = `SELECT * FROM read_parquet('${join(dir, 'legislative_files.parquet')}')`;
+  const files = await count(released);
+  t.ok(files > 100, `${files} legislative files in the release`);
+  t.equal(await count('SELECT * FROM legislative_files'), files, 'as many files from the batches');
+  t.equal(await count(`SELECT * FROM legislative_files EXCEPT ${released}`), 0, 'no row differs');
+  t.equal(await count(`${released} EXCEPT SELECT * FROM legislative_files`), 0, 'no row is missing');
+  t.equal(await count(`SELECT * FROM legislative_files WHERE file_number = '161169' AND len(actions) > 0`), 1, 'file 161169 and its recorded actions');
+  db.closeSync();
+  instance.closeSync();
 });
