@@ -10,7 +10,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
 import { judgedLake, judgedMetrics } from '../bench/judged.ts';
 import { attachEmbeddings } from '../pipelines/embed/attach.ts';
-import { passagesOf } from '../pipelines/embed/stage.ts';
+import { embedPages, passagesOf, type PageInput } from '../pipelines/embed/stage.ts';
 import { LsaEmbedder, type TermRow } from '../src/embed/lsa.ts';
 import { OpenAIEmbedder } from '../src/embed/openai.ts';
 import { configureEmbedding } from '../src/queries/vectors.ts';
@@ -91,6 +91,25 @@ t.test('the stage: passages, reuse by content hash, same release for the same in
   t.equal(again.releaseId, releaseId, 'the same release');
   t.equal(again.embeddings.embedded, 0, 'nothing re-embedded');
   t.equal(again.embeddings.reused, again.embeddings.passages);
+});
+
+t.test('the stage: one changed page is embedded, every other passage keeps its vector exactly', async (t) => {
+  const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+  const db = await instance.connect();
+  const staged = await mkdtemp(join(tmpdir(), 'hybrid-reuse-'));
+  t.teardown(async () => { db.closeSync(); instance.closeSync(); await rm(staged, { recursive: true, force: true }); });
+  const table = (dir: string) => `read_parquet('${join(dir, 'page_embeddings.parquet')}')`;
+  const pages = (await db.runAndReadAll(`SELECT page_id, year::INTEGER AS year, kind, text, indexed FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet')}', hive_partitioning = true) ORDER BY page_id`)).getRowObjectsJson() as unknown as PageInput[];
+  const changed = pages.find((p) => p.indexed && p.text.split(/\s+/).length < 300)!;
+  changed.text = 'Emergency shelter beds for people sleeping on the street, and a hearing on the shelter budget.';
+  const m = await embedPages(db, staged, pages, { previousReleaseDir: releaseDir, quiet: true });
+  t.equal(m.embedded, 1, `only ${changed.page_id} is embedded`);
+  t.equal(m.reused, m.passages - 1, `${m.reused} passages reused`);
+  const differing = (await db.runAndReadAll(`SELECT page_id FROM (SELECT page_id, passage, vector::FLOAT[] AS v FROM ${table(staged)}
+    EXCEPT SELECT page_id, passage, vector::FLOAT[] FROM ${table(releaseDir)})`)).getRows().map((r) => String(r[0]));
+  t.same(differing, [changed.page_id], 'the changed page alone has a new vector; the others are the previous release\'s, to the bit');
+  const [[dims, nulls]] = (await db.runAndReadAll(`SELECT min(len(vector))::INTEGER, count(*) FILTER (vector IS NULL)::INTEGER FROM ${table(staged)}`)).getRows();
+  t.same([dims, nulls], [256, 0], 'every passage has a 256-dimension vector');
 });
 
 /** The release's LSA model behind an OpenAI-compatible endpoint, with switchable failures. */

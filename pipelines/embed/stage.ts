@@ -63,16 +63,40 @@ export function passagesOf(page: PageInput): Passage[] {
   });
 }
 
-interface Previous { manifest: EmbeddingManifest; vectors: Map<string, Float32Array>; dir: string }
+/**
+ * The previous release's embeddings: which content hashes it has vectors for. The vectors stay in its Parquet file until
+ * the reused rows are filled in by one join (`fillReused`): held in JavaScript, they were a second copy of every vector,
+ * growing with the corpus.
+ */
+interface Previous { manifest: EmbeddingManifest; hashes: Set<string>; dir: string; vectors: string }
 
 async function readPrevious(db: DuckDBConnection, dir: string | null | undefined): Promise<Previous | null> {
   if (!dir || !existsSync(join(dir, 'manifest.json')) || !existsSync(join(dir, 'page_embeddings.parquet'))) return null;
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).embeddings as EmbeddingManifest | undefined;
   if (!manifest) return null;
-  const reader = await db.runAndReadAll(`SELECT DISTINCT ON (content_hash) content_hash, vector FROM read_parquet('${join(dir, 'page_embeddings.parquet').replace(/'/g, "''")}')`);
-  const vectors = new Map<string, Float32Array>();
-  for (const [hash, vector] of reader.getRowsJson() as [string, number[]][]) vectors.set(hash, Float32Array.from(vector));
-  return { manifest, vectors, dir };
+  const vectors = join(dir, 'page_embeddings.parquet');
+  const hashes = new Set<string>();
+  const result = await db.stream(`SELECT DISTINCT content_hash FROM read_parquet(${sqlString(vectors)})`);
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    for (const hash of chunk.getColumnVector(0).toArray()) hashes.add(String(hash));
+  }
+  return { manifest, hashes, dir, vectors };
+}
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * Fills the rows appended without a vector (reused passages) with the previous release's vector of the same content
+ * hash, in DuckDB (its memory limit holds, and it spills), not in JavaScript. Coalesced as lists: DuckDB 1.5 has no
+ * CASE over fixed-size arrays.
+ */
+async function fillReused(db: DuckDBConnection, previous: Previous, dim: number): Promise<void> {
+  await db.run(`CREATE OR REPLACE TABLE page_embeddings AS
+    SELECT e.page_id, e.passage, e.year, e.kind, e.content_hash, coalesce(e.vector::FLOAT[], r.vector)::FLOAT[${dim}] AS vector
+    FROM page_embeddings e LEFT JOIN (
+      SELECT DISTINCT ON (content_hash) content_hash, vector::FLOAT[] AS vector FROM read_parquet(${sqlString(previous.vectors)})
+      WHERE content_hash IN (SELECT content_hash FROM page_embeddings WHERE vector IS NULL)
+    ) r ON e.vector IS NULL AND r.content_hash = e.content_hash`);
 }
 
 async function readLsaModel(db: DuckDBConnection, prev: Previous): Promise<LsaModel | null> {
@@ -122,7 +146,7 @@ class TrainingSample {
  */
 export async function embedPages(db: DuckDBConnection, stagedDir: string, pages: PageSource, opts: EmbedOptions = {}): Promise<EmbeddingManifest> {
   const previous = await readPrevious(db, opts.previousReleaseDir);
-  const isNew = (p: Passage) => !previous?.vectors.has(p.hash);
+  const isNew = (p: Passage) => !previous?.hashes.has(p.hash);
   let count = 0;
   let newCount = 0;
   let pageCount = 0;
@@ -155,7 +179,8 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, pages:
   const sameModel = previous?.manifest.model === embedder.model && previous.manifest.provider === embedder.provider;
 
   const todo = sameModel ? newCount : count;
-  const vectors = new VectorTable(db, () => embedder.dim);
+  // A reused passage is appended without its vector (filled in below); the same model means the same dimension.
+  const vectors = new VectorTable(db, () => embedder.dim ?? (sameModel ? previous!.manifest.dim : null));
   const batchSize = opts.batchSize ?? 64;
   const bar = opts.quiet ? null : stage('embed', todo);
   let batch: Passage[] = [];
@@ -167,8 +192,7 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, pages:
   };
   for await (const passages of passagesByPage(pages)) {
     for (const p of passages) {
-      const v = sameModel ? previous!.vectors.get(p.hash) : undefined;
-      if (v) await vectors.append(p, v);
+      if (sameModel && !isNew(p)) await vectors.append(p, null);
       else {
         batch.push(p);
         if (batch.length === batchSize) await embedBatch();
@@ -177,6 +201,7 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, pages:
   }
   if (batch.length) await embedBatch();
   const dim = await vectors.close();
+  if (sameModel && count > todo) await fillReused(db, previous!, dim);
   bar?.done(`${todo} passages embedded, ${count - todo} reused (${embedder.model}, ${dim} dims)`);
   await copyOut(db, 'SELECT * FROM page_embeddings', join(stagedDir, 'page_embeddings'), { orderBy: 'page_id, passage', rowGroupSize: 16384 });
 
@@ -209,10 +234,12 @@ class VectorTable {
 
   constructor(private readonly db: DuckDBConnection, private readonly declaredDim: () => number | null) {}
 
-  async append(p: Passage, vector: Float32Array): Promise<void> {
-    const app = this.app ?? await this.create(vector.length);
+  /** A passage and its vector, or null: a reused passage whose vector is filled in later. */
+  async append(p: Passage, vector: Float32Array | null): Promise<void> {
+    const app = this.app ?? await this.create(vector?.length ?? 0);
     app.appendVarchar(p.page_id); app.appendInteger(p.passage); app.appendInteger(p.year); app.appendVarchar(p.kind); app.appendVarchar(p.hash);
-    app.appendArray(Array.from(vector), this.type!);
+    if (vector) app.appendArray(Array.from(vector), this.type!);
+    else app.appendNull();
     app.endRow();
   }
 
