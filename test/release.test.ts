@@ -8,6 +8,7 @@ import t from 'tap';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildRelease } from '../pipelines/build.ts';
 import { judge } from '../pipelines/extract/pages.ts';
+import { Release } from '../src/lake/release.ts';
 import { loadLegislativeFiles } from '../pipelines/publish/legislative-files.ts';
 import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
@@ -106,4 +107,20 @@ t.test('legislative files built in many batches of file numbers equal the releas
   t.equal(await count(`SELECT * FROM legislative_files WHERE file_number = '161169' AND len(actions) > 0`), 1, 'file 161169 and its recorded actions');
   db.closeSync();
   instance.closeSync();
+});
+
+t.test('a served release spills to its own temporary directory, not the working directory, removed when it closes', async (t) => {
+  const release = await Release.open(join(FIXTURE_LAKE, 'releases', fixtureId), { poolSize: 1, queueLimit: 8, queryTimeoutMs: 60_000 });
+  t.ok(release.spillDir.startsWith(tmpdir()), `under ${tmpdir()}: ${release.spillDir}`);
+  const [setting] = await release.pool.rows(`SELECT current_setting('temp_directory') AS dir`);
+  t.equal(setting.dir, release.spillDir, 'DuckDB spills there');
+  // A table larger than a small memory limit is offloaded to the temporary directory while it exists.
+  await release.pool.rows(`SET memory_limit = '100MB'`);
+  await release.pool.rows(`CREATE TEMP TABLE spilled AS SELECT r, md5(r::VARCHAR) AS h FROM range(4000000) t(r)`);
+  const [spilled] = await release.pool.rows(`SELECT count(*)::INTEGER AS n FROM spilled`);
+  t.equal(spilled.n, 4000000);
+  t.ok(readdirSync(release.spillDir).length > 0, `DuckDB offloaded it there: ${readdirSync(release.spillDir).join(', ')}`);
+  t.notOk(existsSync(join(ROOT, '.tmp')), 'nothing in the working directory');
+  release.retire();
+  t.notOk(existsSync(release.spillDir), 'removed when the release closes');
 });

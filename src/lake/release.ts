@@ -1,8 +1,9 @@
 // One published release opened read-only: its manifest, a DuckDB instance with a view per table, a connection pool.
 // Requests hold a reference while they run, so a retired release closes only after its last request finishes.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream, rmSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ANALYSIS } from '../text/analysis.ts';
@@ -61,7 +62,9 @@ export class Release {
   private retired = false;
   private closed = false;
 
-  private constructor(readonly id: string, readonly dir: string, readonly manifest: Manifest, readonly pool: Pool, private readonly instance: DuckDBInstance) {}
+  private constructor(readonly id: string, readonly dir: string, readonly manifest: Manifest, readonly pool: Pool, private readonly instance: DuckDBInstance,
+    /** Where DuckDB spills what outgrows its memory limit: the release's own directory under the OS's, not the cwd. */
+    readonly spillDir: string) {}
 
   static async open(dir: string, settings: PoolSettings): Promise<Release> {
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
@@ -69,7 +72,8 @@ export class Release {
     const built = (manifest.analysis as { version?: string } | undefined)?.version;
     if (built !== ANALYSIS.version) throw new Error(`release ${manifest.releaseId} refused: built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest);
-    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
+    const spillDir = await mkdtemp(join(tmpdir(), `board-records-${manifest.releaseId}-`));
+    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB', temp_directory: spillDir });
     const setup = await instance.connect();
     try {
       // Release files never change once published, so their Parquet footers are parsed once, not on every query.
@@ -84,11 +88,12 @@ export class Release {
     } catch (e) {
       setup.closeSync();
       instance.closeSync();
+      await rm(spillDir, { recursive: true, force: true });
       throw new Error(`release ${manifest.releaseId} refused: ${(e as Error).message.replace(/^release \w+: /, '')}`);
     }
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs, '');
-    return new Release(manifest.releaseId, dir, manifest, pool, instance);
+    return new Release(manifest.releaseId, dir, manifest, pool, instance, spillDir);
   }
 
   private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();
@@ -130,6 +135,8 @@ export class Release {
     for (const m of this.memos.values()) if (m.dispose) void m.value.then(m.dispose, () => {});
     this.pool.close();
     // With a query still stuck inside DuckDB, closing the instance would block the process until it ends: leave it.
-    if (this.pool.abandoned === 0) this.instance.closeSync();
+    if (this.pool.abandoned > 0) return;
+    this.instance.closeSync();
+    rmSync(this.spillDir, { recursive: true, force: true });
   }
 }
