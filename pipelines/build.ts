@@ -16,7 +16,7 @@ import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf,
 import { COLLECTIONS } from './publish/document-rows.ts';
 import { RowFiles } from './publish/row-files.ts';
 import { readNdjson } from './publish/scratch.ts';
-import { copyOut, dropTables, loadNdjson, ndjsonQuery } from './publish/tables.ts';
+import { copyOut, dropTables, loadNdjson, ndjsonQuery, sqlString } from './publish/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../src/config.ts';
 import { OpenAIEmbedder } from '../src/embed/openai.ts';
@@ -149,7 +149,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     const files: FileEntry[] = [];
     for (const path of await listFiles(staged)) {
       const rel = relative(staged, path);
-      const rows = path.endsWith('.parquet') ? Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet('${path.replace(/'/g, "''")}')`)).getRows()[0][0]) : 0;
+      const rows = path.endsWith('.parquet') ? Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(path)})`)).getRows()[0][0]) : 0;
       files.push({ path: rel, sha256: await sha256Of(path), bytes: statSync(path).size, rows });
     }
     bar?.done(`${files.length} files`);

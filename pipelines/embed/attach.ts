@@ -10,6 +10,7 @@ import { OpenAIEmbedder } from '../../src/embed/openai.ts';
 import type { Embedder } from '../../src/embed/provider.ts';
 import { publish, releaseIdOf, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from '../publish/release.ts';
 import { embedPages, type EmbedOptions, type EmbeddingManifest } from './stage.ts';
+import { sqlString } from '../publish/tables.ts';
 
 export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingManifest; ms: number }
 
@@ -24,14 +25,14 @@ export async function attachEmbeddings(releaseDir: string, lake: string, opts: E
     }
     const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
     const db = await instance.connect();
-    const pages = (await db.runAndReadAll(`SELECT page_id, year::INTEGER AS year, kind, text, indexed FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet').replace(/'/g, "''")}', hive_partitioning = true) ORDER BY page_id`)).getRowObjectsJson() as never[];
+    const pages = (await db.runAndReadAll(`SELECT page_id, year::INTEGER AS year, kind, text, indexed FROM read_parquet(${sqlString(join(releaseDir, 'pages', '*', '*.parquet'))}, hive_partitioning = true) ORDER BY page_id`)).getRowObjectsJson() as never[];
     const embeddings = await embedPages(db, staged, pages, opts);
     const files: FileEntry[] = Object.values(manifest.tables as Record<string, { files: FileEntry[] }>).flatMap((t) => t.files)
       .filter((f) => !/^(page_embeddings|embedding_terms)\.parquet$/.test(f.path));
     for (const name of ['page_embeddings', 'embedding_terms']) {
       const path = join(staged, `${name}.parquet`);
       if (!(await stat(path).catch(() => null))) continue;
-      const rows = Number((await db.runAndReadAll(`SELECT count(*)::BIGINT FROM read_parquet('${path.replace(/'/g, "''")}')`)).getRows()[0][0]);
+      const rows = Number((await db.runAndReadAll(`SELECT count(*)::BIGINT FROM read_parquet(${sqlString(path)})`)).getRows()[0][0]);
       files.push({ path: relative(staged, path), sha256: await sha256Of(path), bytes: (await stat(path)).size, rows });
     }
     db.closeSync();

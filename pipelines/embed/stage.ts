@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ARRAY, DOUBLE, FLOAT, type DuckDBAppender, type DuckDBArrayType, type DuckDBConnection } from '@duckdb/node-api';
 import { LsaEmbedder, lsaTerms, trainLsa, type LsaModel, type LsaOptions } from '../../src/embed/lsa.ts';
 import type { Embedder } from '../../src/embed/provider.ts';
-import { copyOut } from '../publish/tables.ts';
+import { copyOut, sqlString } from '../publish/tables.ts';
 import { stage } from '../progress.ts';
 
 export const WINDOW = { words: 300, overlap: 50 } as const;
@@ -83,8 +83,6 @@ async function readPrevious(db: DuckDBConnection, dir: string | null | undefined
   return { manifest, hashes, dir, vectors };
 }
 
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /**
  * Fills the rows appended without a vector (reused passages) with the previous release's vector of the same content
  * hash, in DuckDB (its memory limit holds, and it spills), not in JavaScript. Coalesced as lists: DuckDB 1.5 has no
@@ -102,7 +100,7 @@ async function fillReused(db: DuckDBConnection, previous: Previous, dim: number)
 async function readLsaModel(db: DuckDBConnection, prev: Previous): Promise<LsaModel | null> {
   const path = join(prev.dir, 'embedding_terms.parquet');
   if (prev.manifest.provider !== 'lsa' || !prev.manifest.lsa || !existsSync(path)) return null;
-  const rows = (await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet('${path.replace(/'/g, "''")}') ORDER BY term`)).getRowsJson() as [string, number, number[]][];
+  const rows = (await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet(${sqlString(path)}) ORDER BY term`)).getRowsJson() as [string, number, number[]][];
   const dim = prev.manifest.dim;
   const projection = new Float32Array(rows.length * dim);
   rows.forEach(([, , row], i) => projection.set(row, i * dim));

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { copyOut } from './tables.ts';
+import { copyOut, sqlString } from './tables.ts';
 
 /** The snapshot entities: API name, lake table, key column. The order is the order of a release's new changes. */
 export const ENTITIES = [
@@ -25,8 +25,6 @@ export const CHANGE_COLUMNS = {
 export interface PreviousRelease { id: string; createdAt: string; dir: string }
 
 export interface ChangeCounts { insert: number; update: number; delete: number; carried: number }
-
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * Record hash: sha256 of DuckDB's `to_json` of the whole row, columns in table order (as written by the pipeline).

@@ -5,7 +5,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 /** Column name → DuckDB type, in table order. */
 export type Columns = Record<string, string>;
 
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+/** A SQL string literal (file paths and names in DuckDB statements). */
+export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The rows of an NDJSON scratch file (see scratch.ts) with exactly these columns. */
 export function ndjsonQuery(columns: Columns, file: string): string {
