@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { Release } from '../src/lake/release.ts';
 import { rankPages, yearRange } from '../src/queries/pages.ts';
 import { bm25 } from '../src/queries/bm25.ts';
+import { ENTITIES, lineStarts } from '../src/queries/snapshots.ts';
 import { buildFts, ftsSearch, type Fts } from './fts5.ts';
 import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
 import { round, summarize, type Latency } from './stats.ts';
@@ -307,35 +308,13 @@ async function explain(release: Release, set: QuerySet, file: string): Promise<v
 // ---------------------------------------------------------------------------------------------------------------
 // Snapshots: NDJSON over HTTP against DuckDB's COPY ... (FORMAT json) of the same rows
 
-interface SnapshotEntity { name: string; table: string; key: string; columns: (r: Release) => string; joins?: (r: Release) => string }
-
-/** The snapshot module's own entity definitions, when it exists in this build (it is loaded by name so the bench
- * typechecks without it). The reference COPY exports exactly the rows and columns the endpoint serves. */
-async function snapshotEntities(): Promise<SnapshotEntity[] | null> {
-  const name = '../src/queries/snapshots.ts';
-  try {
-    return ((await import(name)) as { ENTITIES: SnapshotEntity[] }).ENTITIES;
-  } catch {
-    return null;
-  }
-}
-
 interface SnapshotResult {
   entity: string; records: number; ms: number; recordsPerSec: number; pages: number; partial: boolean;
   copyRows: number; copyMs: number; copyRowsPerSec: number; ratio: number; firstPageMs: number; lastPageMs: number;
 }
 
-/**
- * Records in an NDJSON page: its newline bytes (every record ends in one). Counted on the bytes, not split into strings:
- * the reference, COPY, pays nothing to consume its output, and the client shares the server's two cores.
- */
-function recordEnds(bytes: Buffer): number {
-  let n = 0;
-  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
-  return n;
-}
-
-async function snapshot(client: Client, release: Release, e: SnapshotEntity, work: string, capMs: number): Promise<SnapshotResult> {
+/** One entity paged over HTTP, then the reference: COPY of exactly the rows and columns the endpoint serves (its ENTITIES). */
+async function snapshot(client: Client, release: Release, e: (typeof ENTITIES)[number], work: string, capMs: number): Promise<SnapshotResult> {
   let cursor: string | null = '0';
   let records = 0;
   let pages = 0;
@@ -345,7 +324,9 @@ async function snapshot(client: Client, release: Release, e: SnapshotEntity, wor
     const r = await client.get(`/api/snapshots/${e.name}?format=ndjson&limit=1000&cursor=${encodeURIComponent(cursor)}`);
     if (r.status !== 200) throw new Error(`snapshot ${e.name} cursor ${cursor}: ${r.status} ${r.bytes.toString('utf8', 0, 200)}`);
     pageMs.push(r.ms);
-    records += recordEnds(r.bytes);
+    // Counted on the bytes, not split into strings: COPY, the reference, pays nothing to consume its output, and the
+    // client shares the server's two cores.
+    records += lineStarts(r.bytes).length - 1;
     pages++;
     const next = r.headers['x-next-cursor'];
     cursor = typeof next === 'string' && next !== '' ? next : null;
@@ -496,10 +477,9 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
     }
 
     const snapshots: SnapshotResult[] = [];
-    const entities = await snapshotEntities();
-    if (has('/api/snapshots/{entity}') && entities) {
+    if (has('/api/snapshots/{entity}')) {
       o.log('snapshots: NDJSON vs DuckDB COPY (FORMAT json)');
-      for (const e of entities) {
+      for (const e of ENTITIES) {
         try { snapshots.push(await snapshot(client, release, e, work, o.snapshotCapSeconds * 1000)); } catch (err) { failures.push((err as Error).message); }
       }
     } else missing.push('/api/snapshots/{entity}');

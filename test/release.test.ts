@@ -96,6 +96,7 @@ t.test('legislative files built in many batches of file numbers equal the releas
   const db = await instance.connect();
   const table = (name: string) => `read_parquet('${join(dir, name)}/**/*.parquet', hive_partitioning = true)`;
   await db.run(`CREATE TABLE items AS SELECT * FROM ${table('items')}; CREATE TABLE roll_calls AS SELECT * FROM ${table('roll_calls')}`);
+  t.teardown(() => { db.closeSync(); instance.closeSync(); });
   await loadLegislativeFiles(db, 500);
   const count = async (sql: string) => Number((await db.runAndReadAll(`SELECT count(*)::INTEGER FROM (${sql})`)).getRows()[0][0]);
   const released = `SELECT * FROM read_parquet('${join(dir, 'legislative_files.parquet')}')`;
@@ -105,12 +106,11 @@ t.test('legislative files built in many batches of file numbers equal the releas
   t.equal(await count(`SELECT * FROM legislative_files EXCEPT ${released}`), 0, 'no row differs');
   t.equal(await count(`${released} EXCEPT SELECT * FROM legislative_files`), 0, 'no row is missing');
   t.equal(await count(`SELECT * FROM legislative_files WHERE file_number = '161169' AND len(actions) > 0`), 1, 'file 161169 and its recorded actions');
-  db.closeSync();
-  instance.closeSync();
 });
 
 t.test('a served release spills to its own temporary directory, not the working directory, removed when it closes', async (t) => {
   const release = await Release.open(join(FIXTURE_LAKE, 'releases', fixtureId), { poolSize: 1, queueLimit: 8, queryTimeoutMs: 60_000 });
+  t.teardown(() => release.retire()); // closing twice is a no-op; this covers a failed assertion before the retire below
   t.ok(release.spillDir.startsWith(tmpdir()), `under ${tmpdir()}: ${release.spillDir}`);
   const [setting] = await release.pool.rows(`SELECT current_setting('temp_directory') AS dir`);
   t.equal(setting.dir, release.spillDir, 'DuckDB spills there');

@@ -68,19 +68,20 @@ export function passagesOf(page: PageInput): Passage[] {
  * the reused rows are filled in by one join (`fillReused`): held in JavaScript, they were a second copy of every vector,
  * growing with the corpus.
  */
-interface Previous { manifest: EmbeddingManifest; hashes: Set<string>; dir: string; vectors: string }
+interface Previous { manifest: EmbeddingManifest; hashes: Set<string>; dir: string }
+
+const vectorsFile = (dir: string) => join(dir, 'page_embeddings.parquet');
 
 async function readPrevious(db: DuckDBConnection, dir: string | null | undefined): Promise<Previous | null> {
-  if (!dir || !existsSync(join(dir, 'manifest.json')) || !existsSync(join(dir, 'page_embeddings.parquet'))) return null;
+  if (!dir || !existsSync(join(dir, 'manifest.json')) || !existsSync(vectorsFile(dir))) return null;
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).embeddings as EmbeddingManifest | undefined;
   if (!manifest) return null;
-  const vectors = join(dir, 'page_embeddings.parquet');
   const hashes = new Set<string>();
-  const result = await db.stream(`SELECT DISTINCT content_hash FROM read_parquet(${sqlString(vectors)})`);
+  const result = await db.stream(`SELECT DISTINCT content_hash FROM read_parquet(${sqlString(vectorsFile(dir))})`);
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     for (const hash of chunk.getColumnVector(0).toArray()) hashes.add(String(hash));
   }
-  return { manifest, hashes, dir, vectors };
+  return { manifest, hashes, dir };
 }
 
 /**
@@ -92,7 +93,7 @@ async function fillReused(db: DuckDBConnection, previous: Previous, dim: number)
   await db.run(`CREATE OR REPLACE TABLE page_embeddings AS
     SELECT e.page_id, e.passage, e.year, e.kind, e.content_hash, coalesce(e.vector::FLOAT[], r.vector)::FLOAT[${dim}] AS vector
     FROM page_embeddings e LEFT JOIN (
-      SELECT DISTINCT ON (content_hash) content_hash, vector::FLOAT[] AS vector FROM read_parquet(${sqlString(previous.vectors)})
+      SELECT DISTINCT ON (content_hash) content_hash, vector::FLOAT[] AS vector FROM read_parquet(${sqlString(vectorsFile(previous.dir))})
       WHERE content_hash IN (SELECT content_hash FROM page_embeddings WHERE vector IS NULL)
     ) r ON e.vector IS NULL AND r.content_hash = e.content_hash`);
 }

@@ -73,7 +73,8 @@ export class Release {
     if (built !== ANALYSIS.version) throw new Error(`release ${manifest.releaseId} refused: built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest);
     const spillDir = await mkdtemp(join(tmpdir(), `board-records-${manifest.releaseId}-`));
-    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB', temp_directory: spillDir });
+    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB', temp_directory: spillDir })
+      .catch(async (e) => { await rm(spillDir, { recursive: true, force: true }); throw e; });
     const setup = await instance.connect();
     try {
       // Release files never change once published, so their Parquet footers are parsed once, not on every query.

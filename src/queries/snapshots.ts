@@ -228,9 +228,14 @@ async function readWindow(release: Release, e: Entity, w: number, size: number):
   const sql = `SELECT encode(coalesce(string_agg(to_json(s)::VARCHAR || chr(10), '' ORDER BY s."${e.key}"), '')) FROM (${select}) s`;
   const blob = await release.pool.with(async (c) => (await c.runAndReadAll(sql, params)).getRows()[0][0] as DuckDBBlobValue);
   const bytes = ndjsonBytes(blob);
+  return { bytes, starts: lineStarts(bytes) };
+}
+
+/** Where each line of NDJSON bytes starts, and one more entry after the last newline: a page of n records gives n + 1. */
+export function lineStarts(bytes: Buffer): number[] {
   const starts = [0];
   for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) starts.push(i + 1);
-  return { bytes, starts };
+  return starts;
 }
 
 /**
