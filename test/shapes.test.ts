@@ -3,7 +3,9 @@
 // Markdown variant, every search type, the snapshots (JSON and NDJSON), the change feed, the quality report, release
 // files, the page with and without a query, and every MCP tool through the SDK client must answer 200 (empty results
 // where the shape has nothing) or a clear 4xx, never a 5xx, with the content a user would check.
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import t, { type Test } from 'tap';
 import { COLLECTIONS } from '../pipelines/publish/document-rows.ts';
@@ -13,7 +15,7 @@ import { tools } from '../src/mcp/server.ts';
 import { ENTITIES } from '../src/queries/snapshots.ts';
 import { start, type Running } from '../src/server.ts';
 import { build, makeCorpus, minutesWithoutComment, newLake, syntheticYear } from './corpora.ts';
-import { get, schemaErrors, testConfig, type Fetched } from './fixture.ts';
+import { get, ROOT, schemaErrors, testConfig, type Fetched } from './fixture.ts';
 
 interface Shape {
   name: string;
@@ -265,6 +267,23 @@ for (const shape of SHAPES) {
       t.equal(quality.json.totals.rollCalls > 0, shape.votes, 'roll calls counted');
       t.equal(quality.json.totals.comments > 0, shape.comments, 'comments counted');
       if (empty) t.equal(quality.json.reconciliation.resolvedShare, null, 'no names to reconcile');
+    });
+
+    t.test("lake/README.md's queries read every table of the shape, empty or not", async (t) => {
+      const readme = await readFile(join(ROOT, 'lake', 'README.md'), 'utf8');
+      const db = await (await DuckDBInstance.create(':memory:')).connect();
+      t.teardown(() => db.closeSync());
+      const inLake = (sql: string) => sql.replaceAll('lake/current', join(lake, 'current'));
+      const manifest = JSON.parse(await readFile(join(lake, 'current', 'manifest.json'), 'utf8'));
+      for (const e of ENTITIES) {
+        const sql = new RegExp('```sql entity-' + e.name + '\\n([\\s\\S]*?)```').exec(readme)![1];
+        t.equal((await db.runAndReadAll(inLake(sql))).getRows().length, manifest.tables[e.table].rows, `${e.name}: the documented query`);
+      }
+      for (const table of Object.keys(COLUMNS).filter((name) => 'year' in COLUMNS[name as keyof typeof COLUMNS])) {
+        const rows = await db.runAndReadAll(inLake(`SELECT year FROM read_parquet('lake/current/${table}/**/*.parquet', hive_partitioning = true)`));
+        t.equal(rows.getRows().length, manifest.tables[table].rows, `${table}: every row through the ** glob`);
+        t.ok(rows.getRows().every(([y]) => shape.years.includes(Number(y))), `${table}: the year column holds the shape's years`);
+      }
     });
 
     t.test('the page, with and without a query', async (t) => {
