@@ -1,9 +1,14 @@
-// Small corpora for release-to-release tests: a few PDFs from ../shared/corpus copied into a temp folder with a
-// MANIFEST.tsv, optionally with one document's bytes replaced by another PDF's (a "modified" document).
+// Small corpora for release-to-release and corpus-shape tests: a few PDFs from ../shared/corpus copied into a temp
+// folder with a MANIFEST.tsv, optionally with one document's bytes replaced by another PDF's (a "modified" document);
+// the real minutes without their public-comment pages; a synthetic year.
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { buildRelease, type BuildResult } from '../pipelines/build.ts';
+import { extractPages } from '../pipelines/extract/pdf.ts';
+import { generate, MANIFEST_COLUMNS, SYNTHETIC_BASE } from '../pipelines/synthetic/generate.ts';
 import { CORPUS, ROOT } from './fixture.ts';
 
 /** file name in the corpus → the corpus file whose bytes it gets (itself unless replaced). */
@@ -33,4 +38,36 @@ export const newLake = () => mkdtemp(join(tmpdir(), 'lake-'));
 
 export function build(corpus: string, lake: string, createdAt?: string): Promise<BuildResult> {
   return buildRelease({ corpus, lake, cacheDir: join(ROOT, '.cache', 'extract'), keep: 5, quiet: true, createdAt });
+}
+
+const tsvRow = (values: string[]) => values.join('\t');
+
+/**
+ * The real minutes with the pages that carry the public-comment section removed (pdf-lib, the real layout otherwise
+ * kept), labelled synthetic in its name, its PDF title and the manifest's `synthetic` column.
+ */
+export async function minutesWithoutComment(): Promise<string> {
+  const source = join(CORPUS, 'pdfs', 'bag110116_minutes.pdf');
+  const commentPages = (await extractPages(source)).filter((p) => p.lines.some((l) => /^\s*PUBLIC COMMENT\s*$/.test(l))).map((p) => p.page);
+  if (commentPages.length === 0) throw new Error('the real minutes no longer show a PUBLIC COMMENT heading');
+  const pdf = await PDFDocument.load(await readFile(source), { updateMetadata: false });
+  for (const page of [...commentPages].reverse()) pdf.removePage(page - 1);
+  pdf.setTitle('SYNTHETIC TEST DOCUMENT: Board of Supervisors minutes of November 1, 2016 without the public-comment pages');
+  const data = await pdf.save({ useObjectStreams: true, addDefaultPage: false });
+  const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
+  await mkdir(join(dir, 'pdfs'));
+  const name = 'bag110116_minutes_synthetic.pdf';
+  await writeFile(join(dir, 'pdfs', name), data);
+  await writeFile(join(dir, 'MANIFEST.tsv'), [
+    tsvRow([...MANIFEST_COLUMNS]),
+    tsvRow([`pdfs/${name}`, '2016-11-01', 'minutes', String(pdf.getPageCount()), String(data.length), createHash('sha256').update(data).digest('hex'), SYNTHETIC_BASE + name, '', 'true']),
+  ].join('\n') + '\n');
+  return dir;
+}
+
+/** A few meetings (agenda and minutes each) of one year from the synthetic generator, labelled synthetic as it does. */
+export async function syntheticYear(year: number, meetings: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
+  await generate({ dest: dir, year, meetings });
+  return dir;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
 import { readCorpus } from '../pipelines/sources.ts';
+import { parseQuery, terms } from '../src/text/analysis.ts';
 import { CORPUS, expectRefusal, FIXTURE_LAKE, get, getValid, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();
@@ -43,6 +44,23 @@ t.test('a quoted phrase matches as a phrase', async (t) => {
     t.match(page.json.text.replace(/\s+/g, ' '), /living roofs?/i, `${r.id} holds the phrase`);
   }
   t.same(phrase.interpretedQueries, ['live roof', '"live roof"']);
+});
+
+t.test('no empty term is ever indexed or queried: a lone "s" stays a term, "U.S. Bank" finds its page', async (t) => {
+  for (const text of ['s', 'S', 'U.S. Bank', 'Supervisor(s)', 'the s', "’s"]) t.notOk(terms(text).includes(''), `${JSON.stringify(text)} → ${JSON.stringify(terms(text))}`);
+  t.same(terms('U.S. Bank'), ['u', 's', 'bank']);
+  t.same(parseQuery('"U.S. Bank"'), { terms: ['u', 's', 'bank'], phrases: [['u', 's', 'bank']] });
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  for (const c of ['page', 'item', 'comment']) {
+    const [[n]] = (await db.runAndReadAll(`SELECT count(*)::INTEGER FROM '${join(FIXTURE_LAKE, 'current', 'index', `${c}_terms.parquet`)}' WHERE term = ''`)).getRows();
+    t.equal(n, 0, `no empty term in the ${c} index`);
+  }
+  const body = await search(`q=${encodeURIComponent('"U.S. Bank"')}`);
+  t.same(body.interpretedQueries, ['u s bank', '"u s bank"']);
+  t.equal(body.results[0]?.id, '2020-09-15-agenda-p16', 'the page naming U.S. Bank National Association');
+  t.match(body.results[0]?.snippet, /\*\*U\.S\.\*\* \*\*Bank\*\*/);
+  const loose = await search('q=U.S.%20Bank&limit=50');
+  t.ok(loose.results.some((r: any) => r.id === '2020-09-15-agenda-p16'), 'unquoted too');
 });
 
 t.test('a bare file number ranks the pages holding it first', async (t) => {

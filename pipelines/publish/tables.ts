@@ -1,5 +1,7 @@
 // Writes rows to Parquet through DuckDB: rows streamed out as NDJSON are read back with an explicit column list (no type
 // inference) as a typed table, and copied out sorted, single-threaded, so the same rows give the same bytes.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** Column name → DuckDB type, in table order. */
@@ -32,10 +34,19 @@ export interface CopyOptions {
   rowGroupSize?: number;
 }
 
-/** Copies a query's rows to `<dir>` (hive-partitioned) or `<dir>.parquet`, zstd. */
+/**
+ * Copies a query's rows to `<dir>` (hive-partitioned) or `<dir>.parquet`, zstd. Every table is written, also with no
+ * rows: a partitioned copy of nothing writes no partition, so it becomes `<dir>/data_0.parquet` with no rows and every
+ * column, the partition column last (where a hive-partitioned read puts it).
+ */
 export async function copyOut(db: DuckDBConnection, query: string, target: string, opts: CopyOptions): Promise<void> {
   const options = ['FORMAT parquet', 'COMPRESSION zstd', `ROW_GROUP_SIZE ${opts.rowGroupSize ?? 122880}`];
   if (opts.partitionBy) options.push(`PARTITION_BY (${opts.partitionBy})`, 'OVERWRITE');
   const to = opts.partitionBy ? target : `${target}.parquet`;
-  await db.run(`COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`);
+  const copied = await db.runAndReadAll(`COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`);
+  if (opts.partitionBy && Number(copied.getRows()[0][0]) === 0) {
+    await mkdir(target, { recursive: true });
+    const columns = `* EXCLUDE (${opts.partitionBy}), ${opts.partitionBy}`;
+    await db.run(`COPY (SELECT ${columns} FROM (${query}) LIMIT 0) TO ${sqlString(join(target, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
+  }
 }

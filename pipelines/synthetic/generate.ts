@@ -18,6 +18,8 @@ export interface Options {
   scale?: number;
   /** Keep only this many meetings (spread over 2012-2026), each exactly as at this scale: the smoke option. */
   meetings?: number;
+  /** Keep only this year's meetings (before `meetings` picks among them). */
+  year?: number;
   dest: string;
   workers?: number;
   onProgress?: (done: number, total: number) => void;
@@ -29,8 +31,8 @@ export interface Summary { meetings: number; documents: number; pages: number; b
 
 export const MANIFEST_COLUMNS = ['file', 'meeting_date', 'kind', 'pages', 'bytes', 'sha256', 'official_url', 'archive_url', 'synthetic'] as const;
 
-/** The meeting slots of a run, with each meeting's place in its year at the full scale. */
-export function slotsFor(scale: number, meetings?: number): MeetingSlot[] {
+/** The meeting slots of a run, with each meeting's place in its year at the full scale; `year` keeps that year's only. */
+export function slotsFor(scale: number, meetings?: number, year?: number): MeetingSlot[] {
   const all = schedule(scale);
   const perYear = new Map<string, number>();
   const slots = all.map((s, i) => {
@@ -40,7 +42,8 @@ export function slotsFor(scale: number, meetings?: number): MeetingSlot[] {
     return { date: s.date, density: s.density, indexInYear, meetingsInYear: 0, previous: i > 0 ? all[i - 1].date : null };
   });
   for (const s of slots) s.meetingsInYear = perYear.get(s.date.slice(0, 4))!;
-  return meetings === undefined ? slots : spread(slots, meetings);
+  const kept = year === undefined ? slots : slots.filter((s) => s.date.startsWith(`${year}-`));
+  return meetings === undefined ? kept : spread(kept, meetings);
 }
 
 export function loadInputs(seed: string): Inputs {
@@ -67,7 +70,7 @@ export async function generate(opts: Options): Promise<Summary> {
   const started = performance.now();
   const seed = opts.seed ?? DEFAULT_SEED;
   const scale = opts.scale ?? 1;
-  const slots = slotsFor(scale, opts.meetings);
+  const slots = slotsFor(scale, opts.meetings, opts.year);
   const pdfDir = join(opts.dest, 'pdfs');
   await mkdir(pdfDir, { recursive: true });
   // A previous run's manifest must not describe this run's files while they are being written.

@@ -36,10 +36,13 @@ export async function bm25(release: Release, collection: Collection, q: string, 
 /** A collection's postings part files, by the first term each holds (UTF-8 byte order: DuckDB's order of VARCHAR). */
 interface Parts { first: Buffer[]; files: string[] }
 
-/** The postings holding these terms: the part files their terms fall in, or the whole table (a release in one file). */
+/**
+ * The postings holding these terms: the part files their terms fall in, or the whole table (a release written in one
+ * file, or a collection with no postings at all, whose table is one empty file).
+ */
 async function postingsOf(release: Release, collection: Collection, terms: string[]): Promise<string> {
   const parts = await release.memo(`postings-parts:${collection}`, async (): Promise<Parts | null> => {
-    const files = release.manifest.tables[`${collection}_postings`]?.files ?? [];
+    const files = release.manifest.tables[`${collection}_postings`].files;
     if (!files.some((f) => PART.test(f.path))) return null;
     const pathOf = new Map(files.map((f) => [Number(PART.exec(f.path)?.[1]), join(release.dir, f.path)]));
     const rows = await release.pool.rows(`SELECT part::INTEGER AS part, min(term) AS first FROM ${collection}_terms GROUP BY part ORDER BY first`);

@@ -12,16 +12,14 @@ export interface ChangeParams { cursor: number; since?: string; limit: number; r
 export async function changeFeed(release: Release, urls: Urls, p: ChangeParams) {
   const since = p.since === undefined ? null : new Date(p.since).toISOString();
   const created = new Date(release.manifest.createdAt).toISOString();
-  const rows = release.has('changes')
-    ? await release.pool.rows(
-      `SELECT sequence::BIGINT::DOUBLE AS sequence, entity, record_id AS id, operation, coalesce(release, ?) AS release,
-         strftime(coalesce(time, ?::TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%gZ') AS time, record_hash AS "recordHash"
-       FROM changes
-       WHERE sequence > ? AND (?::VARCHAR IS NULL OR coalesce(time, ?::TIMESTAMP) >= ?::TIMESTAMP)
-       ORDER BY sequence LIMIT ?`,
-      [release.id, created, p.cursor, since, created, since, p.limit + 1],
-    )
-    : [];
+  const rows = await release.pool.rows(
+    `SELECT sequence::BIGINT::DOUBLE AS sequence, entity, record_id AS id, operation, coalesce(release, ?) AS release,
+       strftime(coalesce(time, ?::TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%gZ') AS time, record_hash AS "recordHash"
+     FROM changes
+     WHERE sequence > ? AND (?::VARCHAR IS NULL OR coalesce(time, ?::TIMESTAMP) >= ?::TIMESTAMP)
+     ORDER BY sequence LIMIT ?`,
+    [release.id, created, p.cursor, since, created, since, p.limit + 1],
+  );
   const more = rows.length > p.limit;
   const changes = rows.slice(0, p.limit).map((c) => ({ ...c, url: urls.api(`/api/snapshots/${c.entity}/${encodeURIComponent(String(c.id))}`) }));
   return {

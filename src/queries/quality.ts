@@ -72,8 +72,8 @@ export async function qualityReport(release: Release, urls: Urls, refused: { rel
     totals: {
       documents: docs.length,
       ...Object.fromEntries(COUNTS.map((c) => [c, sum(docs, c)])),
-      legislativeFiles: m.tables.legislative_files?.rows ?? 0,
-      supervisors: m.tables.supervisors?.rows ?? 0,
+      legislativeFiles: m.tables.legislative_files.rows,
+      supervisors: m.tables.supervisors.rows,
     },
     coverage: {
       byYearKind: [...byYearKind.values()].sort((a, b) => Number(a.year) - Number(b.year) || String(a.kind).localeCompare(String(b.kind))),

@@ -48,8 +48,8 @@ export const ENTITIES: Entity[] = [
     description: 'One record per PDF: meeting date, kind, pages, official URL, sha256, extractor, and the release that first carried it',
     columns: (r) => `t.document_id, t.meeting_date, t.year::INTEGER AS year, t.kind, t.title, t.file_name, t.official_url, t.archive_url, t.sha256,
       t.bytes::INTEGER AS bytes, t.pages::INTEGER AS pages, t.synthetic, t.extractor,
-      ${r.has('changes') ? `coalesce(nullif(f.first_release, ''), '${hex(r.id)}')` : 'NULL::VARCHAR'} AS first_release`,
-    joins: (r) => (r.has('changes') ? FIRST_RELEASE : ''),
+      coalesce(nullif(f.first_release, ''), '${hex(r.id)}') AS first_release`,
+    joins: () => FIRST_RELEASE,
   },
   {
     name: 'supervisors',
@@ -126,7 +126,7 @@ async function pageSql(release: Release, e: Entity, p: PageParams): Promise<{ sq
   return { sql: `${selectSql(e, release, where)} LIMIT ? OFFSET ?`, params: [...bounds, p.limit, p.cursor - first * BLOCK] };
 }
 
-const pastEnd = (e: Entity, release: Release, p: PageParams) => !release.has(e.table) || p.cursor >= total(e, release);
+const pastEnd = (e: Entity, release: Release, p: PageParams) => p.cursor >= total(e, release);
 
 // yyjson (DuckDB's to_json) writes \u001B where JSON.stringify writes \u001b; everything else (key order, null, dates
 // as YYYY-MM-DD, integers, booleans, raw UTF-8, the short escapes) is the same, so the NDJSON stays byte-identical.
@@ -139,7 +139,7 @@ export function ndjsonBytes(blob: DuckDBBlobValue): Buffer {
   return bytes.includes('\\u00') ? Buffer.from(lowerEscapes(bytes.toString('utf8'))) : bytes;
 }
 
-export const total = (e: Entity, release: Release) => release.manifest.tables[e.table]?.rows ?? 0;
+export const total = (e: Entity, release: Release) => release.manifest.tables[e.table].rows;
 
 export interface PageParams { cursor: number; limit: number; format: 'json' | 'ndjson'; release?: string }
 
@@ -265,7 +265,6 @@ export async function snapshotNdjson(release: Release, e: Entity, p: PageParams,
 }
 
 export async function snapshotRecord(release: Release, e: Entity, id: string): Promise<Row | null> {
-  if (!release.has(e.table)) return null;
   const [row] = await release.pool.rows(selectSql(e, release, `WHERE t."${e.key}"::VARCHAR = ?`), [id]);
   return row ?? null;
 }
@@ -293,7 +292,7 @@ export function snapshotManifest(release: Release, urls: Urls) {
       formats: ['json', 'ndjson', 'parquet'],
       table: e.table,
       recordSchema: schema(recordSchemaId(e.name)),
-      parquet: (m.tables[e.table]?.files ?? []).map((f) => ({ path: f.path, url: fileUrl(f.path), sha256: f.sha256, bytes: f.bytes, rows: f.rows })),
+      parquet: m.tables[e.table].files.map((f) => ({ path: f.path, url: fileUrl(f.path), sha256: f.sha256, bytes: f.bytes, rows: f.rows })),
     })),
   };
 }

@@ -4,7 +4,7 @@
 import snowball from 'snowball-stemmers';
 
 export const ANALYSIS = {
-  version: 'analysis-v2',
+  version: 'analysis-v3',
   stemmer: 'snowball-porter',
   stopwords: 'snowball-english',
   lowercase: true,
@@ -31,10 +31,11 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 const stemmer = snowball.newStemmer('porter');
 const stemCache = new Map<string, string>();
 
+/** A word's stem, never empty: a word the stemmer would erase (a lone `s`, as in `U.S.`) stays as it is. */
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^\d+$/.test(word) ? word : stemmer.stem(word);
+    s = /^\d+$/.test(word) ? word : stemmer.stem(word) || word;
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(word, s);
   }
