@@ -1,4 +1,16 @@
-// Absolute links to records, built from the public base URL.
+// Absolute links to records, built from the public base URL, or else the server's own address: never from a
+// client's Host header (a forged one would put its links into answers, and caches would keep them).
+import type { Socket } from 'node:net';
+
+/**
+ * The server's own address on this connection: the configured host, or for a wildcard listen address (`0.0.0.0`,
+ * `::`) the local end of the socket the client reached, with the port it listens on.
+ */
+export function ownBase(configuredHost: string, socket: Socket): string {
+  const host = ['0.0.0.0', '::', ''].includes(configuredHost) ? (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '') : configuredHost;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${socket.localPort}`;
+}
+
 export class Urls {
   constructor(readonly base: string) {}
   page(id: string, md = false): string {
