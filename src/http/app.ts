@@ -65,7 +65,7 @@ export function createApp(config: Config, lake: Lake): App {
     (ctx.state as State).release = release;
     (ctx.state as State).lake = lake;
     (ctx.state as State).holds = [release];
-    (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? ownBase(config.host, ctx.req.socket));
+    (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? ownBase(config, ctx.req.socket));
     ctx.set('X-Release-Id', release.id);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');

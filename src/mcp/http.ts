@@ -30,7 +30,7 @@ const rpcError = (status: number, code: number, message: string) => Response.jso
 
 /** Host names this service answers to: loopback, its configured (or reached) address, PUBLIC_BASE_URL's host. */
 function allowedHosts(ctx: Context, config: Config): string[] {
-  const own = [ownBase(config.host, ctx.req.socket), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])];
+  const own = [ownBase(config, ctx.req.socket), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])];
   return [...localhostAllowedHostnames(), ...own.map((u) => new URL(u).hostname)];
 }
 
