@@ -11,7 +11,7 @@ SINCE ?=
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve test typecheck bench clean fetch update corpus-synthetic fuzz soak
+.PHONY: install lake serve test typecheck bench clean fetch update corpus-synthetic fuzz soak chaos
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -52,6 +52,12 @@ corpus-synthetic: install
 # N generated requests (default 100k) against a server over lake/current: counts by status; fails on any 5xx or broken rule.
 fuzz: install $(LAKE)/current
 	$(TSX) test/fuzz/run.ts
+
+# Hostile clients (aborted POSTs and NDJSON pages, slow readers, slow bodies, header-only connections, MCP batches)
+# against a server over the test fixture release, ROUNDS (5) rounds of CONNECTIONS (50) each, ordinary requests
+# alongside: counts per scenario; fails on a leaked admission slot, a 5xx other than 503, or a slow or failed health.
+chaos: install
+	$(TSX) test/chaos/run.ts
 
 # 60 s of mixed load at 32 connections with a release switch mid-way, then 3 minutes of warm-up and a 10-minute soak
 # at 8 connections sampling server memory.

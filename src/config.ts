@@ -18,7 +18,31 @@ export interface Config {
   /** Poll interval for `lake/current` changes (0 disables; SIGHUP always triggers a check). */
   watchMs: number;
   log: (line: string) => void;
+  /** Bounds on what one client can hold (README, Robustness); each defaults to DEFAULT_LIMITS. */
+  limits?: Partial<Limits>;
 }
+
+export interface Limits {
+  /** A request's header must arrive within this (408, connection closed). */
+  headersTimeoutMs: number;
+  /** A `POST /api/mcp` body must arrive within this, read before admission (408, connection closed). */
+  bodyTimeoutMs: number;
+  /** An admitted answer must be sent within this once built, and no connection may sit without a byte moving for
+   * longer: past it the connection is closed. */
+  sendTimeoutMs: number;
+  /** One MCP request's deadline: tool calls not started by then answer isError at once. */
+  mcpDeadlineMs: number;
+  /** JSON-RPC messages in one `POST /api/mcp` batch (400 beyond). */
+  mcpBatchLimit: number;
+  /** On SIGTERM: how long requests in flight may finish before every connection is closed. */
+  drainMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, sendTimeoutMs: 30_000, mcpDeadlineMs: 10_000, mcpBatchLimit: 8, drainMs: 10_000,
+};
+
+export const limitsOf = (config: Config): Limits => ({ ...DEFAULT_LIMITS, ...config.limits });
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -32,6 +56,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     contractChecks: env.CONTRACT_CHECKS === '1',
     watchMs: Number(env.WATCH_MS ?? 2000),
     log: (line) => process.stdout.write(line + '\n'),
+    limits: {
+      headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS || DEFAULT_LIMITS.headersTimeoutMs),
+      bodyTimeoutMs: Number(env.BODY_TIMEOUT_MS || DEFAULT_LIMITS.bodyTimeoutMs),
+      sendTimeoutMs: Number(env.SEND_TIMEOUT_MS || DEFAULT_LIMITS.sendTimeoutMs),
+      mcpDeadlineMs: Number(env.MCP_DEADLINE_MS || DEFAULT_LIMITS.mcpDeadlineMs),
+      mcpBatchLimit: Number(env.MCP_BATCH_LIMIT || DEFAULT_LIMITS.mcpBatchLimit),
+      drainMs: Number(env.DRAIN_MS || DEFAULT_LIMITS.drainMs),
+    },
   };
 }
 

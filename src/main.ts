@@ -1,5 +1,6 @@
-// `make serve`: serve the current release; SIGHUP rechecks `lake/current`, SIGTERM drains requests then exits.
-import { configFromEnv } from './config.ts';
+// `make serve`: serve the current release; SIGHUP rechecks `lake/current`, SIGTERM drains requests (up to DRAIN_MS)
+// then exits.
+import { configFromEnv, limitsOf } from './config.ts';
 import { start } from './server.ts';
 
 const config = configFromEnv();
@@ -11,7 +12,7 @@ process.stderr.write(`Board Records serving release ${running.lake.releaseId} at
 process.on('SIGHUP', () => void running.lake.check());
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
-    process.stderr.write(`serve: ${signal}, draining requests in flight\n`);
+    process.stderr.write(`serve: ${signal}, draining requests in flight (at most ${limitsOf(config).drainMs} ms)\n`);
     void running.close().then(() => process.exit(0));
   });
 }

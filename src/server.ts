@@ -1,17 +1,36 @@
 // Starts the HTTP server over a lake; used by main.ts and by the tests (which pass their own config).
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.ts';
+import { limitsOf, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
+import { onClientError } from './http/wire.ts';
 import { Lake } from './lake/lake.ts';
 
-export interface Running { server: Server; lake: Lake; url: string; close(): Promise<void> }
+export interface Running {
+  server: Server;
+  lake: Lake;
+  url: string;
+  /** Requests admitted right now (README, Robustness). */
+  admitted: () => number;
+  /** Stops accepting connections, lets the requests in flight finish for up to `drainMs`, then closes every connection. */
+  close(): Promise<void>;
+}
 
 export async function start(config: Config): Promise<Running> {
+  const limits = limitsOf(config);
   const lake = await Lake.open(config.lakeDir, config);
   lake.watch(config.watchMs);
   const app = createApp(config, lake);
-  const server = app.listen(config.port, config.host);
+  const server = createServer({
+    // A request's header, then its whole body, must arrive in time (408); checked every second, not every 30.
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+  }, app.callback());
+  // No connection sits without a byte moving either way for longer than an answer may take to send.
+  server.setTimeout(limits.sendTimeoutMs);
+  server.on('clientError', onClientError(config.log));
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -19,8 +38,15 @@ export async function start(config: Config): Promise<Running> {
     server,
     lake,
     url,
+    admitted: app.admitted,
     close: () => new Promise<void>((resolve) => {
+      // Keep-alive connections are closed as soon as they fall idle, half-open ones (an unfinished header) and
+      // answers still being sent at the deadline.
+      const idle = setInterval(() => server.closeIdleConnections(), 200);
+      const force = setTimeout(() => server.closeAllConnections(), limits.drainMs);
       server.close(() => {
+        clearInterval(idle);
+        clearTimeout(force);
         lake.close();
         resolve();
       });

@@ -3,17 +3,19 @@ import { createHash } from 'node:crypto';
 import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import type { Config } from '../config.ts';
+import { limitsOf, type Config } from '../config.ts';
 import type { Lake } from '../lake/lake.ts';
 import { Overloaded, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
+import { mcpGate, type McpRequest } from '../mcp/http.ts';
 import { checkResponse } from '../schemas.ts';
 import type { Endpoint } from './endpoints.ts';
 import { endpoints, rawRoutes } from './routes/index.ts';
 import { HttpError } from './errors.ts';
 import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
-import { Urls } from './urls.ts';
+import { ownBase, Urls } from './urls.ts';
+import { clientFault, faultLine, whenDone } from './wire.ts';
 
 export interface State {
   release: Release;
@@ -21,7 +23,15 @@ export interface State {
   lake: Lake;
   /** Every release this request holds (the current one, and a `release=` pin), let go when the response ends. */
   holds: Release[];
+  /** `POST /api/mcp`: the body and deadline, from the gate in front of admission. */
+  mcp?: McpRequest;
 }
+
+/** The Koa app, and how many requests it has admitted right now. */
+export type App = Koa & { admitted: () => number };
+
+/** Answered outside admission: cheap, or bounded elsewhere (release files have their own download pool). */
+const unadmitted = (path: string) => path === '/api/health' || path.startsWith('/assets/') || /^\/api\/releases\/[^/]+\/files\//.test(path);
 
 type Format = 'json' | 'md';
 
@@ -43,7 +53,8 @@ function problem(ctx: Context, status: number, title: string, detail: string, ex
   ctx.body = { type: status === 400 ? 'https://board-records.invalid/problems/invalid-parameter' : 'about:blank', title, status, detail, instance: ctx.path, ...extra, release: (ctx.state as State).release?.id ?? null };
 }
 
-export function createApp(config: Config, lake: Lake): Koa {
+export function createApp(config: Config, lake: Lake): App {
+  const limits = limitsOf(config);
   const app = new Koa();
   app.proxy = false;
   const router = new Router();
@@ -54,19 +65,18 @@ export function createApp(config: Config, lake: Lake): Koa {
     (ctx.state as State).release = release;
     (ctx.state as State).lake = lake;
     (ctx.state as State).holds = [release];
-    (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? `${ctx.protocol}://${ctx.host}`);
+    (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? ownBase(config, ctx.req.socket));
     ctx.set('X-Release-Id', release.id);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
     try {
       await next();
     } finally {
-      const finish = () => {
+      // Once the answer is over (sent, or its client gone, perhaps long before): a retired release can close.
+      whenDone(ctx.res, () => {
         for (const r of (ctx.state as State).holds) r.drop();
         config.log(JSON.stringify({ time: new Date().toISOString(), method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, release: (ctx.state as State).release.id }));
-      };
-      if (ctx.body && typeof (ctx.body as NodeJS.ReadableStream).pipe === 'function') ctx.res.once('close', finish);
-      else finish();
+      });
     }
   });
   // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts).
@@ -89,14 +99,22 @@ export function createApp(config: Config, lake: Lake): Koa {
     }
   });
 
-  // Admission: at most poolSize + queueLimit requests at work or waiting for a connection; the rest get 503 at once
-  // instead of piling up. A streamed answer counts until its stream closes.
-  let active = 0;
+  // MCP bodies are read (bounded in size and time) before admission: a slow client holds no slot while it sends.
+  app.use(mcpGate(config));
+
+  // Admission: at most poolSize + queueLimit requests at work, waiting for a connection or sending their answer; the
+  // rest get 503 at once instead of piling up. A slot is given back once the handler is done and the answer is over
+  // (sent, or its client gone); an answer not sent within the send timeout has its connection closed.
+  let admitted = 0;
   app.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/assets/')) return next();
-    if (active >= config.poolSize + config.queueLimit) throw new Overloaded('too many requests');
-    active++;
-    let streaming = false;
+    if (unadmitted(ctx.path)) {
+      await next();
+      // Health says how much is admitted, whatever else its route reports.
+      if (ctx.path === '/api/health' && ctx.status === 200) Object.assign(ctx.body as object, { admitted });
+      return;
+    }
+    if (admitted >= config.poolSize + config.queueLimit) throw new Overloaded('too many requests');
+    admitted++;
     // A last line of defence: whatever a handler waits on, the request is answered (503) once its time is up.
     let deadline: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
@@ -104,11 +122,13 @@ export function createApp(config: Config, lake: Lake): Koa {
     });
     try {
       await Promise.race([next(), expired]);
-      streaming = Boolean(ctx.body && typeof (ctx.body as NodeJS.ReadableStream).pipe === 'function');
-      if (streaming) ctx.res.once('close', () => active--);
     } finally {
       clearTimeout(deadline);
-      if (!streaming) active--;
+      const cut = setTimeout(() => ctx.res.destroy(), limits.sendTimeoutMs);
+      whenDone(ctx.res, () => {
+        clearTimeout(cut);
+        admitted--;
+      });
     }
   });
 
@@ -177,9 +197,9 @@ export function createApp(config: Config, lake: Lake): Koa {
     };
   });
 
-  // Errors after the headers went out (a streamed body): a client that went away is not an error worth logging.
+  // Errors after the headers went out (a streamed body): a client that went away or spoke bad HTTP is one line.
   app.on('error', (e: Error & { code?: string }) => {
-    if (e.code !== 'ERR_STREAM_PREMATURE_CLOSE') config.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', error: e.stack }));
+    config.log(clientFault(e) ? faultLine('client-gone', e) : JSON.stringify({ time: new Date().toISOString(), level: 'error', error: e.stack }));
   });
   app.use(router.routes());
   app.use(async (ctx, next) => {
@@ -191,5 +211,5 @@ export function createApp(config: Config, lake: Lake): Koa {
       throw new HttpError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; this service is read-only`);
     }
   });
-  return app;
+  return Object.assign(app, { admitted: () => admitted });
 }

@@ -1,11 +1,9 @@
 // Markdown for the answer endpoints (aggregates, evidence bundle): headings per section, one line per record with its
 // citation links, the rules and limits written out, so a language model can read and cite them.
-import { filtersLine, links, rollCallLines } from './markdown.ts';
+import { filtersLine, links, oneLine, plain, rollCallLines } from './markdown.ts';
 
 type AnyRecord = Record<string, any>;
 
-const esc = (s: string) => s.replace(/([\\[\]])/g, '\\$1');
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 const voterLine = (v: AnyRecord) => `${v.fullName} (id \`${v.id}\`${v.district ? `, District ${v.district}` : ''}, term ${v.termFrom}–${v.termTo ?? 'present'})`;
 const evidence = (e: AnyRecord) => `[official PDF p. ${e.page}](${e.officialUrl}) · [record](${e.transcriptUrl}) · [markdown](${e.markdownUrl})`;
 const bullets = (xs: string[]) => xs.map((x) => `- ${x}`);
@@ -13,7 +11,7 @@ const bullets = (xs: string[]) => xs.map((x) => `- ${x}`);
 export function votesAggregateMarkdown(b: AnyRecord): string {
   const t = b.totals;
   const out = [
-    `# Recorded positions of ${esc(b.voter.fullName)}`,
+    `# Recorded positions of ${plain(b.voter.fullName)}`,
     '',
     `Voter: ${voterLine(b.voter)}. Filters: ${filtersLine(b.filters)}. Release ${b.release}.`,
     '',
@@ -26,7 +24,7 @@ export function votesAggregateMarkdown(b: AnyRecord): string {
     '## Records',
   ];
   b.records.forEach((r: AnyRecord, i: number) => {
-    out.push(`${i + 1}. **${r.position}** — File ${r.fileNumber}: ${esc(r.title)} — ${r.meetingDate}, vote ${r.sequence} (${r.actionType}${r.isFinal ? ', final' : ''}${r.sharedVote ? ', shared consent vote' : ''}): ${oneLine(r.action)}${r.matchingRollCalls > 1 ? ` (${r.matchingRollCalls} matching roll calls on this file)` : ''}`);
+    out.push(`${i + 1}. **${r.position}** — File ${r.fileNumber}: ${plain(r.title)} — ${r.meetingDate}, vote ${r.sequence} (${r.actionType}${r.isFinal ? ', final' : ''}${r.sharedVote ? ', shared consent vote' : ''}): ${oneLine(r.action)}${r.matchingRollCalls > 1 ? ` (${r.matchingRollCalls} matching roll calls on this file)` : ''}`);
     out.push(`   ${evidence(r.evidence)}`);
   });
   if (b.records.length === 0) out.push('_No recorded position matched. Widen from/to, or drop the position and final filters._');
@@ -37,7 +35,7 @@ export function housingAggregateMarkdown(b: AnyRecord): string {
   const t = b.totals;
   const per = ['aye', 'no', 'absent', 'excused'].map((k) => `${k} ${t.byPosition[k].files} files / ${t.byPosition[k].units} units`).join(' · ');
   const out = [
-    `# Housing-related actions: ${esc(b.voter.fullName)}`,
+    `# Housing-related actions: ${plain(b.voter.fullName)}`,
     '',
     `Voter: ${voterLine(b.voter)}. Filters: ${filtersLine(b.filters)}. Release ${b.release}.`,
     '',
@@ -53,7 +51,7 @@ export function housingAggregateMarkdown(b: AnyRecord): string {
     '## Files',
   ];
   b.files.forEach((f: AnyRecord, i: number) => {
-    out.push(`${i + 1}. **File ${f.fileNumber}: ${esc(f.title)}** — ${f.units} units — ${b.voter.surname} recorded **${f.position}** on ${f.meetingDate}, vote ${f.sequence} (${f.actionType}${f.isFinal ? ', final' : ''}): ${oneLine(f.action)}`);
+    out.push(`${i + 1}. **File ${f.fileNumber}: ${plain(f.title)}** — ${f.units} units — ${b.voter.surname} recorded **${f.position}** on ${f.meetingDate}, vote ${f.sequence} (${f.actionType}${f.isFinal ? ', final' : ''}): ${oneLine(f.action)}`);
     out.push(`   Housing signals: ${f.housingSignals.join(', ') || 'none'}${f.addresses.length ? ` · Addresses: ${f.addresses.join('; ')}` : ''}`);
     for (const u of f.unitMentions) out.push(`   - ${u.units} units: “${oneLine(u.sentence)}” ([official PDF](${u.officialUrl}) · [record](${u.transcriptUrl}))`);
     out.push(`   ${evidence(f.evidence)}`);
@@ -65,21 +63,21 @@ export function housingAggregateMarkdown(b: AnyRecord): string {
 export function evidenceMarkdown(b: AnyRecord): string {
   const i = b.interpretation;
   const out = [
-    `# Evidence for: ${esc(b.question)}`,
+    `# Evidence for: ${plain(b.question)}`,
     '',
     '## Interpretation',
-    `- searchQuery: ${i.searchQuery ? `\`${i.searchQuery}\`` : '(none)'}`,
+    `- searchQuery: ${i.searchQuery ? plain(i.searchQuery) : '(none)'}`,
     `- voter: ${i.voter ?? 'none'} · recordedPosition: ${i.recordedPosition ?? 'any'} · years: ${i.fromYear}–${i.toYear} · finalOnly: ${i.finalOnly}`,
     `- intents: vote ${i.voteIntent}, housing ${i.housingIntent}, comment ${i.commentIntent}`,
     '',
     '## Guidance',
-    ...bullets(b.guidance),
+    ...bullets(b.guidance.map(plain)), // they quote the question
     '',
     `## Legislative items (${b.legislativeItems.returned} of ${b.legislativeItems.total})`,
   ];
   const items = b.legislativeItems;
   items.results.forEach((r: AnyRecord, n: number) => {
-    out.push(`${n + 1}. **File ${r.fileNumber}: ${esc(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}`);
+    out.push(`${n + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}`);
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
     for (const v of r.voterPositions ?? []) out.push(`   - ${items.voter?.fullName ?? 'The voter'} recorded **${v.position}** on: ${oneLine(v.action)}`);
@@ -89,7 +87,7 @@ export function evidenceMarkdown(b: AnyRecord): string {
   if (items.results.length === 0) out.push('_No legislative item matched._');
   out.push('', `## Page matches (${b.pageMatches.returned} of ${b.pageMatches.total})`);
   b.pageMatches.results.forEach((r: AnyRecord, n: number) => {
-    out.push(`${n + 1}. **${esc(r.title)}** — ${r.meetingDate} ${r.kind}, page ${r.page}: ${oneLine(r.snippet)}`);
+    out.push(`${n + 1}. **${plain(r.title)}** — ${r.meetingDate} ${r.kind}, page ${r.page}: ${oneLine(r.snippet)}`);
     out.push(`   ${links(r)}`);
   });
   if (b.pageMatches.results.length === 0) out.push('_No page matched._');
@@ -97,7 +95,7 @@ export function evidenceMarkdown(b: AnyRecord): string {
   if (b.publicComments === null) out.push('_Not searched: the question is not about public comment or speakers._');
   else {
     b.publicComments.results.forEach((r: AnyRecord, n: number) => {
-      out.push(`${n + 1}. **${esc(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
+      out.push(`${n + 1}. **${plain(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
       out.push(`   ${links(r)}`);
     });
     if (b.publicComments.results.length === 0) out.push('_No comment matched._');

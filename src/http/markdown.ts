@@ -2,8 +2,14 @@
 // with its citation links.
 type AnyRecord = Record<string, any>;
 
-const esc = (s: string) => s.replace(/([\\[\]])/g, '\\$1');
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * Text that is not ours to structure (a client's query, a name, a title) as one line of plain text: runs of
+ * whitespace, newlines included, become one space, and what Markdown reads as structure (backslash, backtick, `*`,
+ * `_`, brackets, `<`, `>`, `#`, `|`, `~`) is escaped, so it can open no heading, table, fence, list, link or tag.
+ */
+export const plain = (s: string) => oneLine(String(s)).replace(/[\\`*_[\]<>#|~]/g, '\\$&');
 
 export function links(r: AnyRecord): string {
   const parts = [`[official PDF](${r.officialUrl})`];
@@ -14,18 +20,18 @@ export function links(r: AnyRecord): string {
 
 export function filtersLine(filters: AnyRecord): string {
   const set = Object.entries(filters).filter(([, v]) => v !== null && v !== undefined && v !== false);
-  return set.length ? set.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`).join(', ') : 'none';
+  return set.length ? set.map(([k, v]) => `${k}=${plain(Array.isArray(v) ? v.join(',') : String(v))}`).join(', ') : 'none';
 }
 
 export function searchMarkdown(body: AnyRecord): string {
   const out = [
-    `# Page search: ${esc(body.query)}`,
+    `# Page search: ${plain(body.query)}`,
     '',
     `${body.returned} of ${body.total} matching pages. Interpreted as: ${body.interpretedQueries.map((q: string) => `\`${q}\``).join(', ') || '(no searchable words)'}. Filters: ${filtersLine(body.filters)}. Retrieval: ${body.retrieval.used}${body.retrieval.fallbackReason ? ` (requested ${body.retrieval.requested}: ${body.retrieval.fallbackReason})` : ''}. Source: ${body.source}.`,
     '',
   ];
   body.results.forEach((r: AnyRecord, i: number) => {
-    out.push(`${i + 1}. **${esc(r.title)}**${r.fileNumber ? ` — File ${r.fileNumber}` : ''} (score ${r.score})`);
+    out.push(`${i + 1}. **${plain(r.title)}**${r.fileNumber ? ` — File ${r.fileNumber}` : ''} (score ${r.score})`);
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(`   ${links(r)}`);
   });
@@ -35,7 +41,7 @@ export function searchMarkdown(body: AnyRecord): string {
 
 export function pageMarkdown(p: AnyRecord): string {
   return [
-    `# ${esc(p.title)}`,
+    `# ${plain(p.title)}`,
     '',
     `Meeting ${p.meetingDate} · ${p.kind} · page ${p.page}${p.pages ? ` of ${p.pages}` : ''} · text quality: ${p.quality} · release ${p.release}`,
     '',
@@ -62,13 +68,13 @@ export function rollCallLines(rollCalls: AnyRecord[], indent = '   '): string[] 
 
 export function itemsMarkdown(body: AnyRecord): string {
   const out = [
-    `# Legislative items: ${esc(body.query)}`,
+    `# Legislative items: ${plain(body.query)}`,
     '',
     `${body.returned} of ${body.total} matching records. Filters: ${filtersLine(body.filters)}.${body.voter ? ` Voter: ${body.voter.fullName}.` : ''} A recorded position is not a stance on the matter: read the action text.`,
     '',
   ];
   body.results.forEach((r: AnyRecord, i: number) => {
-    out.push(`${i + 1}. **File ${r.fileNumber}: ${esc(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`);
+    out.push(`${i + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`);
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
     for (const v of r.voterPositions ?? []) out.push(`   - ${body.voter.fullName} recorded **${v.position}** on: ${oneLine(v.action)}`);
@@ -83,7 +89,7 @@ export function itemsMarkdown(body: AnyRecord): string {
 
 export function itemMarkdown(r: AnyRecord): string {
   const out = [
-    `# File ${r.fileNumber}: ${esc(r.title)}`,
+    `# File ${r.fileNumber}: ${plain(r.title)}`,
     '',
     `${r.itemType ?? 'Item'} · ${r.meetingDate} ${r.kind} · pages ${r.startPage}–${r.endPage} · matter: ${r.matter} · release ${r.release}`,
     '',
@@ -107,13 +113,13 @@ export function itemMarkdown(r: AnyRecord): string {
 
 export function commentsMarkdown(body: AnyRecord): string {
   const out = [
-    `# Public comment: ${esc(body.query)}`,
+    `# Public comment: ${plain(body.query)}`,
     '',
     `${body.returned} of ${body.total} matching speakers. Filters: ${filtersLine(body.filters)}. These are the Clerk's summaries, not verbatim transcripts.`,
     '',
   ];
   body.results.forEach((r: AnyRecord, i: number) => {
-    out.push(`${i + 1}. **${esc(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
+    out.push(`${i + 1}. **${plain(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
     out.push(`   ${links(r)}`);
   });
   if (body.results.length === 0) out.push('_No comment matched. Try other words or widen from/to._');
@@ -122,7 +128,7 @@ export function commentsMarkdown(body: AnyRecord): string {
 
 export function commentMarkdown(r: AnyRecord): string {
   return [
-    `# Public comment by ${esc(r.speaker)}`,
+    `# Public comment by ${plain(r.speaker)}`,
     '',
     `${r.meetingDate} · page ${r.page}${r.fileNumber ? ` · in the hearing of file ${r.fileNumber}` : ' · general public comment'} · release ${r.release}`,
     '',

@@ -1,4 +1,17 @@
-// Absolute links to records, built from the public base URL.
+// Absolute links to records, built from the public base URL, or else the server's own address: never from a
+// client's Host header (a forged one would put its links into answers, and caches would keep them).
+import type { Socket } from 'node:net';
+
+/**
+ * The server's own address on this connection: the configured host, or for a wildcard listen address (`0.0.0.0`,
+ * `::`) the local end of the socket the client reached, with the port it listens on (the configured one once the
+ * socket is gone).
+ */
+export function ownBase(listen: { host: string; port: number }, socket: Socket): string {
+  const host = ['0.0.0.0', '::', ''].includes(listen.host) ? (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '') : listen.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${socket.localPort ?? listen.port}`;
+}
+
 export class Urls {
   constructor(readonly base: string) {}
   page(id: string, md = false): string {

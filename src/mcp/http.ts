@@ -2,49 +2,46 @@
 // served by the SDK's web-standard handler, which speaks both protocol generations: 2026-07-28 (per-request
 // envelope) and the 2025 line (2025-11-25 and earlier, stateless: no session ids). The SDK answers every protocol
 // error itself: malformed JSON-RPC, a wrong Accept or Content-Type, an unsupported protocol version, GET/DELETE
-// (405, there are no sessions), a body over MAX_BODY_BYTES (413, before anything is parsed). In front of it: the
-// Origin check the MCP spec requires (browsers from other sites get 403), and no CORS for this path.
+// (405, there are no sessions). In front of it, before admission (`mcpGate`): the Host and Origin checks (DNS
+// rebinding: 400 for a malformed Host, 403 for a foreign one), the body read whole under MAX_BODY_BYTES (413) and
+// the body timeout (408), and the batch bound (400); no CORS for this path.
+import type { Context, Next } from 'koa';
+import { createMcpHandler, localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import type { Context } from 'koa';
-import { createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
+import { limitsOf, type Config } from '../config.ts';
 import type { State } from '../http/app.ts';
 import type { RawRoute } from '../http/endpoints.ts';
+import { ownBase } from '../http/urls.ts';
+import { BodyRefused, readBody, whenDone } from '../http/wire.ts';
 import { createMcpServer } from './server.ts';
 
 export const MCP_PATH = '/api/mcp';
 /** Requests are small JSON-RPC messages; anything bigger is refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** What the gate hands the handler: the whole body, and the request's deadline (counted from the body's arrival). */
+export interface McpRequest { body: Buffer; deadline: AbortSignal }
+
 /** Unexpected tool failures (the client gets a generic isError result; the stack goes to stderr). */
 const log = (line: string) => console.error(line);
 
-/** The request as a web-standard Request (the body streamed, so the SDK can stop reading at the size limit). */
-function webRequest(ctx: Context): Request {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(ctx.req.headers)) {
-    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-    else if (v !== undefined) headers.set(k, v);
-  }
-  const hasBody = !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(ctx.method);
-  return new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, {
-    method: ctx.method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(ctx.req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
+const rpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+
+/** Host names this service answers to: loopback, its configured (or reached) address, PUBLIC_BASE_URL's host. */
+function allowedHosts(ctx: Context, config: Config): string[] {
+  const own = [ownBase(config, ctx.req.socket), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])];
+  return [...localhostAllowedHostnames(), ...own.map((u) => new URL(u).hostname)];
 }
 
-/** Same origin (the host this request was addressed to, or the public base URL's) or loopback; no Origin passes. */
-function refuseOrigin(ctx: Context): Response | undefined {
-  const origin = ctx.get('Origin');
-  if (!origin) return undefined;
-  const own = new Set([ctx.host, new URL((ctx.state as State).urls.base).host]);
-  try {
-    if (own.has(new URL(origin).host)) return undefined;
-  } catch {
-    // unparsable: the SDK check below refuses it
-  }
-  return originValidationResponse(new Request(`${ctx.protocol}://${ctx.host}${ctx.originalUrl}`, { headers: { Origin: origin } }), localhostAllowedOrigins());
+/** A malformed or missing Host is a 400; a Host or a browser Origin naming another site (DNS rebinding) a 403. */
+function refuseHostOrOrigin(ctx: Context, config: Config): Response | undefined {
+  const allowed = allowedHosts(ctx, config);
+  const host = validateHostHeader(ctx.get('Host'), allowed);
+  if (!host.ok) return rpcError(host.errorCode === 'invalid_host' ? 403 : 400, -32000, host.message);
+  const origin = validateOriginHeader(ctx.get('Origin'), allowed);
+  if (!origin.ok) return rpcError(403, -32000, origin.message);
+  return undefined;
 }
 
 async function send(ctx: Context, res: Response): Promise<void> {
@@ -52,21 +49,61 @@ async function send(ctx: Context, res: Response): Promise<void> {
   res.headers.forEach((value, key) => {
     if (key !== 'content-length') ctx.set(key, value);
   });
-  // A refused body was not read to its end: close the connection rather than leave the rest on it.
-  if (res.status === 413) ctx.set('Connection', 'close');
   ctx.body = res.body ? Readable.fromWeb(res.body as NodeReadableStream) : '';
 }
 
+const messageCount = (body: Buffer): number => {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return Array.isArray(parsed) ? parsed.length : 1;
+  } catch {
+    return 1; // the SDK answers the parse error
+  }
+};
+
+/** Runs before admission for /api/mcp: checks, then reads the whole body, so a slow client holds no admission slot. */
+export function mcpGate(config: Config) {
+  const limits = limitsOf(config);
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if (ctx.path !== MCP_PATH) return next();
+    // The REST API is open to CORS; this endpoint is not (its callers are MCP clients and same-origin pages).
+    for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Access-Control-Allow-Credentials']) ctx.remove(h);
+    const refused = refuseHostOrOrigin(ctx, config);
+    if (refused) return send(ctx, refused);
+    if (ctx.method !== 'POST') return next();
+    let body: Buffer;
+    try {
+      body = await readBody(ctx.req, MAX_BODY_BYTES, limits.bodyTimeoutMs);
+    } catch (e) {
+      if (!(e instanceof BodyRefused)) throw e;
+      // The rest of the body is left unread: close the connection rather than leave it on it.
+      ctx.set('Connection', 'close');
+      return send(ctx, rpcError(e.status ?? 400, -32000, e.message));
+    }
+    const count = messageCount(body);
+    if (count > limits.mcpBatchLimit) return send(ctx, rpcError(400, -32600, `Invalid Request: a batch may hold at most ${limits.mcpBatchLimit} messages (got ${count})`));
+    (ctx.state as State).mcp = { body, deadline: AbortSignal.timeout(limits.mcpDeadlineMs) };
+    return next();
+  };
+}
+
 async function handle(ctx: Context): Promise<void> {
-  // The REST API is open to CORS; this endpoint is not (its callers are MCP clients and same-origin pages).
-  for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Access-Control-Allow-Credentials']) ctx.remove(h);
-  const refused = refuseOrigin(ctx);
-  if (refused) return send(ctx, refused);
-  const request = webRequest(ctx);
-  const { release, urls } = ctx.state as State;
-  const mcp = createMcpHandler(() => createMcpServer({ release, urls, log }), { maxRequestBodySize: MAX_BODY_BYTES });
-  const res = await mcp.fetch(request);
-  ctx.res.once('close', () => void mcp.close());
+  const { release, urls, mcp: request } = ctx.state as State;
+  const gone = new AbortController();
+  const deadline = request?.deadline ?? gone.signal; // only POSTs reach a tool
+  const mcp = createMcpHandler(() => createMcpServer({ release, urls, log, deadline }), { maxRequestBodySize: MAX_BODY_BYTES });
+  // A client that leaves tears the exchange down (the SDK listens to the request's signal).
+  whenDone(ctx.res, () => {
+    gone.abort();
+    void mcp.close();
+  });
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(ctx.req.headers)) {
+    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+    else if (v !== undefined) headers.set(k, v);
+  }
+  // The URL is built from the service's own base, never the client's Host header.
+  const res = await mcp.fetch(new Request(`${urls.base}${ctx.originalUrl}`, { method: ctx.method, headers, signal: gone.signal, ...(request ? { body: new Uint8Array(request.body) } : {}) }));
   await send(ctx, res);
 }
 

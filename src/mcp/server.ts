@@ -1,6 +1,6 @@
 // The MCP server of one request: a fresh McpServer with every read-only tool, bound to the request's release.
 import { McpServer } from '@modelcontextprotocol/server';
-import { register, type Deps, type Tool } from './tool.ts';
+import { oneAtATime, register, type Deps, type Tool } from './tool.ts';
 import { ask } from './tools/ask.ts';
 import { readChanges } from './tools/changes.ts';
 import { getRecord } from './tools/get-record.ts';
@@ -22,6 +22,7 @@ const INSTRUCTIONS = [
 
 export function createMcpServer(deps: Deps): McpServer {
   const server = new McpServer({ name: 'board-records', title: 'Board Records', version: '2.0.0' }, { instructions: INSTRUCTIONS });
-  for (const tool of tools) register(server, tool, deps);
+  const turn = oneAtATime();
+  for (const tool of tools) register(server, tool, deps, turn);
   return server;
 }

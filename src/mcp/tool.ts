@@ -39,6 +39,18 @@ export interface Deps {
   release: Release;
   urls: Urls;
   log: (line: string) => void;
+  /** The HTTP request's deadline: a call that has not started by then answers at once that it was not run. */
+  deadline: AbortSignal;
+}
+
+/** Runs what it is given one at a time, in order: the calls of one request (a batch) take one connection's turn each. */
+export function oneAtATime(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const run = tail.then(fn);
+    tail = run.catch(() => {});
+    return run;
+  };
 }
 
 /** Arguments as the query string would carry them, so readParams coerces and words errors exactly as for REST. */
@@ -54,7 +66,7 @@ function known(tool: Tool, args: Record<string, unknown>): Record<string, unknow
 
 const errorResult = (text: string) => ({ content: [{ type: 'text' as const, text }], isError: true });
 
-export function register(server: McpServer, tool: Tool, deps: Deps): void {
+export function register(server: McpServer, tool: Tool, deps: Deps, turn: ReturnType<typeof oneAtATime>): void {
   server.registerTool(
     tool.name,
     {
@@ -64,7 +76,8 @@ export function register(server: McpServer, tool: Tool, deps: Deps): void {
       outputSchema: tool.output,
       annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
-    async (args: Record<string, unknown>) => {
+    (args: Record<string, unknown>) => turn(async () => {
+      if (deps.deadline.aborted) return errorResult('the request\'s time limit passed before this call started; send it again in a request of its own');
       const release = deps.release.hold();
       try {
         const params = tool.parse ? tool.parse(args) : readParams(tool.params!, asQuery(known(tool, args)));
@@ -84,6 +97,6 @@ export function register(server: McpServer, tool: Tool, deps: Deps): void {
       } finally {
         release.drop();
       }
-    },
+    }),
   );
 }

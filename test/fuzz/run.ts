@@ -16,11 +16,11 @@ const CONCURRENCY = 8;
 let next = 0;
 await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
   while (next < samples.length) {
-    const r = samples[next++];
-    const { status, problem } = await send(running.url, r);
+    const i = next++;
+    const { status, problem } = await send(running.url, samples[i]);
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (problem && problems.length < 50) problems.push(problem);
-    if (next % 10000 === 0) process.stderr.write(`fuzz: ${next}/${n}\n`);
+    if ((i + 1) % 10000 === 0) process.stderr.write(`fuzz: ${i + 1}/${n}\n`);
   }
 }));
 await running.close();

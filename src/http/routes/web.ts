@@ -63,8 +63,9 @@ export const webRoutes: RawRoute[] = [
     methods: ['GET', 'HEAD'],
     path: '/assets/:file',
     handler: async (ctx) => {
-      const asset = ASSETS[String(ctx.params.file)];
-      if (!asset) return;
+      const file = String(ctx.params.file);
+      if (!Object.hasOwn(ASSETS, file)) return; // not `__proto__`, `constructor` and the like: 404
+      const asset = ASSETS[file];
       ctx.type = asset.type;
       ctx.set('Cache-Control', 'public, max-age=300');
       ctx.body = asset.body;
