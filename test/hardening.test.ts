@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
 import { createApp } from '../src/http/app.ts';
-import { QueryTimeout } from '../src/lake/pool.ts';
+import { cancelledBy, QueryTimeout } from '../src/lake/pool.ts';
 import { Release } from '../src/lake/release.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, startFixtureServer, testConfig } from './fixture.ts';
 
@@ -19,6 +19,21 @@ t.test('a query past the time limit is interrupted, and the connection serves th
   t.ok(Date.now() - started < 5000, `interrupted after ${Date.now() - started} ms`);
   const [row] = await release.pool.rows('SELECT count(*)::INTEGER AS n FROM documents');
   t.equal(row.n, 38, 'the same connection answers the next query');
+  release.retire();
+});
+
+t.test('a cancelled scope interrupts its running query and refuses the next, and the connection serves others', async (t) => {
+  await fixtureRelease();
+  const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 1, queueLimit: 1, queryTimeoutMs: 60000 });
+  const deadline = new AbortController();
+  const started = Date.now();
+  const running = cancelledBy(deadline.signal, () => release.pool.rows('SELECT count(*) FROM range(100000000000) t(x) WHERE x % 7 = 3'));
+  setTimeout(() => deadline.abort(), 300);
+  await t.rejects(running, { message: /query cancelled/ });
+  t.ok(Date.now() - started < 5000, `interrupted after ${Date.now() - started} ms, not the 60 s limit`);
+  await t.rejects(cancelledBy(deadline.signal, () => release.pool.rows('SELECT 1')), { message: /query cancelled/ }, 'nothing starts once cancelled');
+  const [row] = await release.pool.rows('SELECT count(*)::INTEGER AS n FROM documents');
+  t.equal(row.n, 38, 'outside the scope, the same connection answers');
   release.retire();
 });
 

@@ -1,6 +1,7 @@
 // A small pool of DuckDB connections over one release: one query per connection at a time, and a per-query time
 // limit enforced with the connection's interrupt. How many requests may wait is bounded where they are admitted
 // (src/http/app.ts), not here: one admitted request may run several queries at once and must never be refused midway.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 
 export class Overloaded extends Error {}
@@ -9,6 +10,17 @@ export class QueryTimeout extends Error {}
 export type Row = Record<string, unknown>;
 
 const INTERRUPT_GRACE_MS = 1000;
+
+/** The signal that cancels the queries of the work in progress (an MCP request's deadline), whatever calls them. */
+const cancellation = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * Runs `fn` so that every query it starts, however deep, is interrupted once `signal` aborts, as a query past its
+ * time limit is; a query started after that fails at once. Queries need not pass the signal along.
+ */
+export function cancelledBy<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  return cancellation.run(signal, fn);
+}
 
 /**
  * Prepared statements kept per connection, by SQL text. Requests repeat a few shapes of SQL with other values, and
@@ -151,17 +163,23 @@ class Lease {
   private abandon: () => void = () => {};
   private readonly givenUp = new Promise<never>((_, reject) => { this.abandon = () => reject(this.timeout()); });
 
+  private readonly signal = cancellation.getStore();
+  private readonly stop = () => {
+    if (this.timedOut) return;
+    this.timedOut = true;
+    this.c.interrupt();
+    this.grace = setTimeout(this.abandon, INTERRUPT_GRACE_MS);
+  };
+
   constructor(private readonly pool: Pool, private readonly c: DuckDBConnection, private readonly timeoutMs: number) {
     this.givenUp.catch(() => {}); // the grace can run out while no call is waiting on it (a stream's consumer is slow)
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      c.interrupt();
-      this.grace = setTimeout(this.abandon, INTERRUPT_GRACE_MS);
-    }, timeoutMs);
+    this.timer = setTimeout(this.stop, timeoutMs);
+    if (this.signal?.aborted) this.timedOut = true; // nothing has run on the connection yet: nothing to interrupt
+    else this.signal?.addEventListener('abort', this.stop, { once: true });
   }
 
   private timeout(): QueryTimeout {
-    return new QueryTimeout(`query exceeded ${this.timeoutMs} ms`);
+    return new QueryTimeout(this.signal?.aborted ? 'query cancelled: its request ran out of time' : `query exceeded ${this.timeoutMs} ms`);
   }
 
   async run<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -179,6 +197,7 @@ class Lease {
   }
 
   end(): void {
+    this.signal?.removeEventListener('abort', this.stop);
     clearTimeout(this.timer);
     clearTimeout(this.grace);
     this.pool.giveBack(this.c, this.inFlight);

@@ -90,7 +90,7 @@ export function mcpGate(config: Config) {
 async function handle(ctx: Context): Promise<void> {
   const { release, urls, mcp: request } = ctx.state as State;
   const gone = new AbortController();
-  const deadline = request?.deadline ?? gone.signal; // only POSTs reach a tool
+  const deadline = request ? AbortSignal.any([request.deadline, gone.signal]) : gone.signal; // only POSTs reach a tool
   const mcp = createMcpHandler(() => createMcpServer({ release, urls, log, deadline }), { maxRequestBodySize: MAX_BODY_BYTES });
   // A client that leaves tears the exchange down (the SDK listens to the request's signal).
   whenDone(ctx.res, () => {

@@ -5,7 +5,7 @@ import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/se
 import { BadRequest, HttpError } from '../http/errors.ts';
 import { readParams } from '../http/params.ts';
 import type { Urls } from '../http/urls.ts';
-import { Overloaded, QueryTimeout } from '../lake/pool.ts';
+import { cancelledBy, Overloaded, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
 import { fit, footer } from './budget.ts';
 import { passThrough, type JsonSchema } from './schema.ts';
@@ -39,7 +39,10 @@ export interface Deps {
   release: Release;
   urls: Urls;
   log: (line: string) => void;
-  /** The HTTP request's deadline: a call that has not started by then answers at once that it was not run. */
+  /**
+   * The HTTP request's deadline (or its client gone): a call that has not started by then answers at once that it was
+   * not run, and the queries of one that is running are interrupted.
+   */
   deadline: AbortSignal;
 }
 
@@ -81,7 +84,7 @@ export function register(server: McpServer, tool: Tool, deps: Deps, turn: Return
       const release = deps.release.hold();
       try {
         const params = tool.parse ? tool.parse(args) : readParams(tool.params!, asQuery(known(tool, args)));
-        const body = await tool.run({ release, urls: deps.urls }, params);
+        const body = await cancelledBy(deps.deadline, () => tool.run({ release, urls: deps.urls }, params));
         const fitted = fit({ ...body, release: release.id }, tool.markdown, tool.more, tool.onListCut);
         const structured = { ...fitted.body, release: release.id, trimmed: fitted.trimmed };
         return {
@@ -90,7 +93,7 @@ export function register(server: McpServer, tool: Tool, deps: Deps, turn: Return
         };
       } catch (e) {
         if (e instanceof HttpError) return errorResult(e.message);
-        if (e instanceof QueryTimeout) return errorResult('the query took too long and was stopped; try a narrower request');
+        if (e instanceof QueryTimeout) return errorResult(deps.deadline.aborted ? 'the request\'s time limit passed while this call ran; send it again in a request of its own' : 'the query took too long and was stopped; try a narrower request');
         if (e instanceof Overloaded) return errorResult('too many requests are waiting; retry shortly');
         deps.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', tool: tool.name, error: (e as Error).stack }));
         return errorResult('the server could not answer this request');
