@@ -160,3 +160,23 @@ t.test('publishing flushes every file and directory to disk before the rename, a
   t.ok(current >= 0, 'lake/current is repointed by a rename');
   t.ok(syncs(lake) > current, 'and the lake directory flushed after it');
 });
+
+t.test('a release closes exactly once, when it is retired and its last hold is let go; a second drop cannot close it early', async (t) => {
+  const release = await Release.open(join(FIXTURE_LAKE, 'releases', fixtureId), { poolSize: 1, queueLimit: 8, queryTimeoutMs: 60_000 });
+  t.teardown(() => release.retire());
+  release.hold();
+  release.drop();
+  release.drop(); // one hold let go twice (a response that both finished and closed)
+  release.hold(); // a request in flight
+  release.retire();
+  t.ok(release.open, 'retired with a request in flight: still open');
+  t.ok(existsSync(release.spillDir));
+  const [row] = await release.pool.rows('SELECT 42 AS n');
+  t.equal(row.n, 42, 'and answering');
+  release.drop();
+  t.notOk(release.open, 'closed when that request lets go');
+  t.notOk(existsSync(release.spillDir), 'its spill directory removed');
+  release.drop();
+  release.retire();
+  t.notOk(release.open, 'further drops and retires do nothing');
+});
