@@ -118,22 +118,25 @@ export const DOWNLOADS = {
   active: 0,
 };
 
-/** Counts a download until its response is done or gone (exactly once), and cuts off a reader too slow to finish. */
-function admitDownload(ctx: Context): void {
+/**
+ * A file as a download: counted until the file stream is done (read to its end, or destroyed with the response when
+ * the client goes away or is cut off; stream.finished calls back exactly once), and cut off when the client takes no
+ * byte for `idleMs` or is not done after `sendMs`.
+ */
+function download(ctx: Context, path: string): Readable {
   if (DOWNLOADS.active >= DOWNLOADS.max) {
     throw new HttpError(503, 'Downloads busy', `${DOWNLOADS.max} release files are being downloaded; retry shortly`, {}, { 'Retry-After': '5' });
   }
   DOWNLOADS.active++;
+  const file = createReadStream(path);
   const cut = () => ctx.res.destroy();
   const send = setTimeout(cut, DOWNLOADS.sendMs);
-  ctx.res.setTimeout(DOWNLOADS.idleMs, cut); // no byte taken by the client for this long
-  let done = false;
-  finished(ctx.res, () => {
-    if (done) return;
-    done = true;
+  ctx.res.setTimeout(DOWNLOADS.idleMs, cut);
+  finished(file, () => {
     DOWNLOADS.active--;
     clearTimeout(send);
   });
+  return file;
 }
 
 /**
@@ -174,10 +177,7 @@ async function releaseFile(ctx: Context): Promise<void> {
   ctx.type = path === 'manifest.json' ? 'application/json' : 'application/vnd.apache.parquet';
   if (path === 'manifest.json') ctx.body = manifestBytes;
   else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
-  else {
-    admitDownload(ctx);
-    ctx.body = createReadStream(join(dir, path!));
-  }
+  else ctx.body = download(ctx, join(dir, path!));
   ctx.length = bytes;
 }
 
