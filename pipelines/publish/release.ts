@@ -115,7 +115,7 @@ export async function currentReleaseId(lake: string): Promise<string | null> {
   }
 }
 
-/** Keeps the newest `keep` releases (by publication time) and always the current one; removes stale staging dirs. */
+/** Keeps the newest `keep` releases (by publication time) and always the current one; removes what dead builds left. */
 export async function prune(lake: string, keep: number): Promise<string[]> {
   const releases = join(lake, 'releases');
   const current = await currentReleaseId(lake);
@@ -129,7 +129,7 @@ export async function prune(lake: string, keep: number): Promise<string[]> {
     removed.push(id);
   }
   for (const entry of await readdir(lake)) {
-    const m = /^\.staging-(\d+)-/.exec(entry);
+    const m = /^\.(?:staging-|lock\.)(\d+)-/.exec(entry); // a staging directory, a lock file not yet in place
     if (m && !processAlive(Number(m[1]))) await rm(join(lake, entry), { recursive: true, force: true });
   }
   return removed;
