@@ -9,10 +9,11 @@ import { ANALYSIS } from '../src/text/analysis.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
 import { readDocuments } from './extract/pool.ts';
 import { writeBm25 } from './index/bm25.ts';
+import { LockHeld, takeLock } from './lock.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
-import { currentReleaseId, listFiles, pointCurrent, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from './publish/release.ts';
+import { currentReleaseId, listFiles, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from './publish/release.ts';
 import { COLLECTIONS } from './publish/document-rows.ts';
 import { RowFiles } from './publish/row-files.ts';
 import { readNdjson } from './publish/scratch.ts';
@@ -41,7 +42,15 @@ export interface BuildOptions {
   postingsPerPart?: number;
   /** Embed page passages for hybrid search (default true; `EMBED=0` turns it off). */
   embed?: boolean;
+  /** How long to wait for another build holding `lake/.lock` before refusing (default LOCK_WAIT_MS). */
+  lockWaitMs?: number;
 }
+
+/** Default wait for another build's lock: a nightly run and a manual one overlapping wait for each other this long. */
+export const LOCK_WAIT_MS = 10 * 60_000;
+
+/** The lake changed under a build in a way it cannot publish over. */
+export class LakeChanged extends Error {}
 
 export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number; changes: ChangeCounts }
 
@@ -72,9 +81,8 @@ export const PARSER = (() => {
   return `board-records-parse/${hash.digest('hex').slice(0, 12)}`;
 })();
 
-/** The lake's current release, when it can be diffed against (its manifest readable). */
-async function previousRelease(lake: string): Promise<(PreviousRelease & { files: FileEntry[] }) | null> {
-  const id = await currentReleaseId(lake);
+/** The release `id` (the lake's current one when the build began), when it can be diffed against (its manifest readable). */
+async function previousRelease(lake: string, id: string | null): Promise<(PreviousRelease & { files: FileEntry[] }) | null> {
   const dir = id ? join(lake, 'releases', id) : null;
   if (!dir || !existsSync(join(dir, 'manifest.json'))) return null;
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
@@ -93,11 +101,25 @@ const KEYED_TABLES = new Set<string>(['pages']);
 /** Tables the legislative files and the change log are built from: loaded into DuckDB; the rest go straight to Parquet. */
 const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'supervisors']);
 
+/**
+ * Builds and publishes a release, one build per lake at a time: the whole build holds `lake/.lock` (a second one waits
+ * up to `lockWaitMs`, then refuses naming the holder). It diffs against the release current when it began and
+ * publishes only if that one is still current.
+ */
 export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
+  await mkdir(opts.lake, { recursive: true }); // an unwritable lake fails here, before any work
+  const unlock = await takeLock(join(opts.lake, '.lock'), 'build', opts.lockWaitMs ?? LOCK_WAIT_MS, opts.quiet ? undefined : (m) => process.stderr.write(`${m}\n`));
+  try {
+    return await buildLocked(opts, await currentReleaseId(opts.lake));
+  } finally {
+    await unlock();
+  }
+}
+
+async function buildLocked(opts: BuildOptions, startId: string | null): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
   const log = (line: string) => { if (!quiet) process.stderr.write(`${line}\n`); };
   const sources = await readCorpus(opts.corpus);
-  await mkdir(opts.lake, { recursive: true }); // an unwritable lake fails here, before any work
   log(`sources: ${sources.length} documents from ${opts.corpus}`);
 
   const staged = await stagingDir(opts.lake);
@@ -115,7 +137,7 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
     });
     const db = await instance.connect();
     // Embedding first, while DuckDB holds nothing else: the model's training is the build's largest JS working set.
-    const previous = opts.history === false ? null : await previousRelease(opts.lake);
+    const previous = opts.history === false ? null : await previousRelease(opts.lake, startId);
     const endpoint = embeddingFromEnv(process.env);
     const pages = () => readNdjson<PageInput>(rowFiles.path('pages'));
     const embeddings = opts.embed === false ? null : await embedPages(db, staged, pages, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
@@ -158,10 +180,10 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
 
     // Same data as the current release (the change log aside): nothing to publish.
     const dataOf = (fs: FileEntry[]) => fs.filter((f) => f.path !== 'changes.parquet').map((f) => `${f.path}\t${f.sha256}`).sort().join('\n');
+    // `lake/current` is left as it is, even if someone else moved it meanwhile.
     if (previous && dataOf(files) === dataOf(previous.files)) {
       await rm(staged, { recursive: true, force: true });
-      if (opts.makeCurrent ?? true) await pointCurrent(opts.lake, previous.id);
-      log(`release ${previous.id}: unchanged (already current)`);
+      log(`release ${previous.id}: unchanged, nothing published`);
       return { releaseId: previous.id, published: false, dir: previous.dir, documents: sources.length, pages: rowFiles.count('pages'), changes };
     }
     const releaseId = releaseIdOf(files);
@@ -181,6 +203,10 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
       tables: tablesOf(files),
       problems: Object.fromEntries([...rowFiles.problemKinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     });
+    const now = await currentReleaseId(opts.lake);
+    if ((opts.makeCurrent ?? true) && now !== startId) {
+      throw new LakeChanged(`lake/current moved from ${startId ?? 'nothing'} to ${now ?? 'nothing'} during the build; nothing was published (run the build again to diff against ${now ?? 'nothing'})`);
+    }
     const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);
     await prune(opts.lake, opts.keep ?? 3);
     log(`release ${releaseId}: ${published ? 'published' : 'unchanged (already built)'}${opts.makeCurrent === false ? '' : ', now current'}; changes: ${changes.insert} inserted, ${changes.update} updated, ${changes.delete} deleted`);
@@ -199,10 +225,11 @@ const FS_ERRORS: Record<string, string> = {
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('pipelines/build.ts')) {
   const corpus = resolve(process.env.CORPUS || '../shared/corpus');
   const lake = resolve(process.env.LAKE || 'lake');
-  buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined, embed: process.env.EMBED !== '0' })
+  const lockWaitMs = process.env.LAKE_LOCK_WAIT_MS ? Number(process.env.LAKE_LOCK_WAIT_MS) : undefined;
+  buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined, embed: process.env.EMBED !== '0', lockWaitMs })
     .catch((e) => {
       const code = (e as NodeJS.ErrnoException).code ?? '';
-      const message = e instanceof SourceError ? e.message
+      const message = e instanceof SourceError || e instanceof LockHeld || e instanceof LakeChanged ? e.message
         : FS_ERRORS[code] ? `LAKE: cannot write the release under ${lake}: ${FS_ERRORS[code]} (${(e as NodeJS.ErrnoException).path ?? lake})`
         : (e as Error).stack;
       process.stderr.write(`lake: ${message}\nnothing was published; the current release is unchanged\n`);

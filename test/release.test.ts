@@ -1,6 +1,6 @@
 // Releases: reproducible, content-addressed, all-or-nothing; sources checked; garbage text caught.
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync, readdirSync } from 'node:fs';
@@ -123,4 +123,60 @@ t.test('a served release spills to its own temporary directory, not the working 
   t.notOk(existsSync(join(ROOT, '.tmp')), 'nothing in the working directory');
   release.retire();
   t.notOk(existsSync(release.spillDir), 'removed when the release closes');
+});
+
+t.test('publishing flushes every file and directory to disk before the rename, and lake/current after repointing it', async (t) => {
+  const corpus = await mkdtemp(join(tmpdir(), 'corpus-'));
+  await cp(join(CORPUS, 'pdfs', 'bag110116_minutes.pdf'), join(corpus, 'bag110116_minutes.pdf'));
+  const lake = await mkdtemp(join(tmpdir(), 'lake-'));
+  const trace = join(lake, '..', `${lake.split('/').pop()}.strace`);
+  t.teardown(() => rm(trace, { force: true }));
+  try {
+    // The build's own system calls, seen by strace: fsync and rename with the paths they act on (-y).
+    execFileSync('strace', ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync,rename,renameat,renameat2', '-o', trace, process.execPath, '--import', 'tsx', 'pipelines/build.ts'],
+      { cwd: ROOT, env: { ...process.env, CORPUS: corpus, LAKE: lake, EMBED: '0' }, stdio: 'ignore' });
+  } catch (e) {
+    if (!existsSync(trace)) {
+      t.comment(`strace cannot trace here (${(e as Error).message.split('\n')[0]}): skipped`);
+      return;
+    }
+    throw e;
+  }
+  const lines = (await readFile(trace, 'utf8')).split('\n');
+  const id = (await readFile(join(lake, 'current', 'manifest.json'), 'utf8')).match(/"releaseId": "(\w+)"/)![1];
+  const renamed = lines.findIndex((l) => /rename/.test(l) && l.includes(`"${join(lake, 'releases', id)}"`));
+  t.ok(renamed >= 0, `the staging directory is renamed to releases/${id}`);
+  const staged = /"([^"]+\.staging-[^"/]+)"/.exec(lines[renamed])![1];
+  const synced = new Set(lines.slice(0, renamed).map((l) => /^\d+\s+f(?:data)?sync\(\d+<([^>]+)>\)\s+= 0/.exec(l)?.[1]).filter(Boolean));
+  const files = (await listFiles(join(lake, 'releases', id))).map((f) => f.slice(join(lake, 'releases', id).length));
+  t.ok(files.length > 10, `${files.length} files`);
+  t.same(files.filter((f) => !synced.has(staged + f)), [], 'every file of the release was flushed before the rename');
+  const dirs = [...new Set(files.map((f) => f.split('/').slice(0, -1).join('/')))];
+  t.same(dirs.filter((d) => !synced.has(staged + d)), [], 'and every directory, the release directory itself included');
+  const after = lines.slice(renamed + 1);
+  const syncs = (path: string) => after.findIndex((l) => new RegExp(`^\\d+\\s+fsync\\(\\d+<${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}>\\)\\s+= 0`).test(l));
+  t.ok(syncs(join(lake, 'releases')) >= 0, 'releases/ is flushed after the rename');
+  const current = after.findIndex((l) => /rename/.test(l) && l.includes(`"${join(lake, 'current')}"`));
+  t.ok(current >= 0, 'lake/current is repointed by a rename');
+  t.ok(syncs(lake) > current, 'and the lake directory flushed after it');
+});
+
+t.test('a release closes exactly once, when it is retired and its last hold is let go; a second drop cannot close it early', async (t) => {
+  const release = await Release.open(join(FIXTURE_LAKE, 'releases', fixtureId), { poolSize: 1, queueLimit: 8, queryTimeoutMs: 60_000 });
+  t.teardown(() => release.retire());
+  release.hold();
+  release.drop();
+  release.drop(); // one hold let go twice (a response that both finished and closed)
+  release.hold(); // a request in flight
+  release.retire();
+  t.ok(release.open, 'retired with a request in flight: still open');
+  t.ok(existsSync(release.spillDir));
+  const [row] = await release.pool.rows('SELECT 42 AS n');
+  t.equal(row.n, 42, 'and answering');
+  release.drop();
+  t.notOk(release.open, 'closed when that request lets go');
+  t.notOk(existsSync(release.spillDir), 'its spill directory removed');
+  release.drop();
+  release.retire();
+  t.notOk(release.open, 'further drops and retires do nothing');
 });

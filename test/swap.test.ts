@@ -1,15 +1,23 @@
 // Switching releases under load: a steady stream of requests sees zero failures while a new release is published and
 // picked up; requests in flight finish on the release they started on; a pinned release keeps paging stable.
+import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
+import { buildRelease, type BuildResult } from '../pipelines/build.ts';
+import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
-import { testConfig } from './fixture.ts';
+import { get, ROOT, testConfig } from './fixture.ts';
 
 const lake = await newLake();
 const a = await build(await makeCorpus(['bag110116_agenda.pdf', 'bag110116_minutes.pdf', 'bag111516_agenda.pdf']), lake);
 const corpusB = await makeCorpus({ 'bag110116_agenda.pdf': 'bag120616_agenda.pdf', 'bag110116_minutes.pdf': 'bag110116_minutes.pdf', 'bag112916_agenda.pdf': 'bag112916_agenda.pdf' });
 const running = await start(testConfig({ lakeDir: lake }));
 t.teardown(() => running.close());
+/** The release the first test switches to; retired by the second. */
+let b: BuildResult;
 
 const PATHS = [
   '/api/search?q=housing',
@@ -49,7 +57,7 @@ t.test('a steady stream of requests sees zero failures across a switch', async (
   // An NDJSON response started on the old release and read only after the switch.
   const inFlight = await fetch(`${running.url}/api/snapshots/recorded-positions?format=ndjson&limit=1000`);
   await new Promise((r) => setTimeout(r, 300));
-  const b = await build(corpusB, lake);
+  b = await build(corpusB, lake);
   await running.lake.check();
   const switchedAt = Date.now();
   await new Promise((r) => setTimeout(r, 700));
@@ -89,4 +97,29 @@ t.test('a pinned release keeps paging stable after a switch', async (t) => {
   const whole: any = await (await fetch(`${running.url}/api/snapshots/legislative-files?release=${a.releaseId}`)).json();
   t.same(pages, whole.records, 'pages read across two switches equal the pinned release read at once');
   t.equal(new Set(pages.map((r) => r.file_number)).size, whole.total);
+});
+
+t.test('a retired release closes once its requests are done: no DuckDB instance or spill directory left', async (t) => {
+  // b served the previous test's requests (every request holds the current release) and was retired at its switch.
+  t.not(running.lake.releaseId, b.releaseId);
+  t.same(readdirSync(tmpdir()).filter((n) => n.startsWith(`board-records-${b.releaseId}-`)), [], 'its spill directory is gone');
+});
+
+t.test('pinning a kept release that is not open verifies it once, however many requests pin it', async (t) => {
+  // Built beside the served release, never opened by this server.
+  const d = await buildRelease({ corpus: await makeCorpus(['bag111516_agenda.pdf', 'bag112916_agenda.pdf']), lake, cacheDir: join(ROOT, '.cache', 'extract'), quiet: true, keep: 5, makeCurrent: false });
+  const manifest = JSON.parse(await readFile(join(d.dir, 'manifest.json'), 'utf8'));
+  const files = Object.values<any>(manifest.tables).flatMap((table) => table.files).length;
+  const pin = (id: string, n: number) => Promise.all(Array.from({ length: n }, () => get(`${running.url}/api/snapshots/documents?release=${id}`)));
+  const before = Release.filesHashed;
+  const first = await pin(d.releaseId, 4);
+  t.same(first.map((r) => [r.status, r.headers.get('x-release-id')]), Array(4).fill([200, d.releaseId]), 'four requests at once, answered from the pin');
+  t.equal(Release.filesHashed - before, files, `its ${files} files were hashed once, not once per request`);
+  for (let i = 0; i < 3; i++) t.equal((await pin(d.releaseId, 1))[0].status, 200);
+  const download = await get(`${running.url}/api/releases/${d.releaseId}/files/supervisors.parquet`);
+  t.equal(download.status, 200, `its files are served: it verified (${download.json?.detail ?? ''})`);
+  t.equal(Release.filesHashed - before, files, 'later pins and downloads hash nothing again');
+  // b verified when it became current, then was retired: pinned now, it opens again without hashing.
+  t.equal((await pin(b.releaseId, 2))[0].status, 200);
+  t.equal(Release.filesHashed - before, files, 'a release verified earlier by this server is not hashed again');
 });

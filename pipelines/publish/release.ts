@@ -1,10 +1,12 @@
 // A release: staged in a temporary directory, named by the hash of its content, renamed into place in one step,
-// then pointed at by `lake/current`. A crash at any point leaves the previous release untouched and in use.
+// then pointed at by `lake/current`. A crash at any point leaves the previous release untouched and in use: every
+// file and directory is on disk (fsync) before the rename makes it visible, and the rename before `current` names it.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ANALYSIS } from '../../src/text/analysis.ts';
+import { processAlive } from '../lock.ts';
 
 export const SCHEMA_VERSION = '2.0.0';
 
@@ -56,6 +58,26 @@ export async function stagingDir(lake: string): Promise<string> {
   return dir;
 }
 
+/** Flushes a file or directory to disk (a directory: its entries, so a rename or a new file in it survives a crash). */
+async function fsync(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Flushes every file under `dir`, then every directory, innermost first. */
+async function fsyncTree(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await fsyncTree(path);
+    else await fsync(path);
+  }
+  await fsync(dir);
+}
+
 /**
  * Moves a staged release into `lake/releases/<id>` (unless that release already exists: same content, nothing to
  * publish) and points `lake/current` at it. Returns whether a new release was published.
@@ -67,7 +89,9 @@ export async function publish(lake: string, staged: string, id: string, makeCurr
   let published = false;
   if (existsSync(target)) await rm(staged, { recursive: true, force: true });
   else {
+    await fsyncTree(staged);
     await rename(staged, target);
+    await fsync(releases);
     published = true;
   }
   if (makeCurrent) await pointCurrent(lake, id);
@@ -80,6 +104,7 @@ export async function pointCurrent(lake: string, id: string): Promise<void> {
   await rm(tmp, { force: true });
   await symlink(join('releases', id), tmp);
   await rename(tmp, join(lake, 'current'));
+  await fsync(lake);
 }
 
 export async function currentReleaseId(lake: string): Promise<string | null> {
@@ -90,7 +115,7 @@ export async function currentReleaseId(lake: string): Promise<string | null> {
   }
 }
 
-/** Keeps the newest `keep` releases (by publication time) and always the current one; removes stale staging dirs. */
+/** Keeps the newest `keep` releases (by publication time) and always the current one; removes what dead builds left. */
 export async function prune(lake: string, keep: number): Promise<string[]> {
   const releases = join(lake, 'releases');
   const current = await currentReleaseId(lake);
@@ -104,20 +129,10 @@ export async function prune(lake: string, keep: number): Promise<string[]> {
     removed.push(id);
   }
   for (const entry of await readdir(lake)) {
-    const m = /^\.staging-(\d+)-/.exec(entry);
+    const m = /^\.(?:staging-|lock\.)(\d+)-/.exec(entry); // a staging directory, a lock file not yet in place
     if (m && !processAlive(Number(m[1]))) await rm(join(lake, entry), { recursive: true, force: true });
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function writeJson(path: string, value: unknown): Promise<void> {

@@ -186,13 +186,14 @@ export function createApp(config: Config, lake: Lake): App {
     const release = (ctx.state as State).release;
     const m = release.manifest;
     ctx.body = {
-      status: lake.refused.length ? 'degraded' : 'ok',
+      status: lake.status,
       release: release.id,
       schemaVersion: m.schemaVersion,
       createdAt: m.createdAt,
       preview: m.preview,
       documents: m.tables.documents?.rows ?? 0,
       pages: m.tables.pages?.rows ?? 0,
+      fallback: lake.fallback,
       refusedReleases: lake.refused,
     };
   });

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ANALYSIS } from '../text/analysis.ts';
 import { Pool } from './pool.ts';
@@ -39,25 +39,58 @@ function viewSql(dir: string, name: string, files: ManifestFile[]): string {
 }
 
 async function sha256Of(path: string): Promise<string> {
+  Release.filesHashed++;
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
-/** Every file the manifest lists exists with its size and sha256: a corrupt or swapped file refuses the release. */
-async function verifyFiles(dir: string, manifest: Manifest): Promise<void> {
-  for (const table of Object.values(manifest.tables)) {
+/**
+ * A release the server will not serve, and why, in the lake's own terms (release id, table, file path relative to the
+ * release): never a server path or SQL, since the reason is shown in /api/health and /api/quality.
+ */
+export class ReleaseRefused extends Error {
+  constructor(readonly release: string, readonly reason: string) {
+    super(`release ${release} refused: ${reason}`);
+  }
+}
+
+/** Every file the manifest lists exists with its size and (unless `hashed` already) its sha256. */
+async function verifyFiles(dir: string, manifest: Manifest, hashed: boolean): Promise<void> {
+  for (const [name, table] of Object.entries(manifest.tables)) {
     for (const f of table.files) {
+      const refuse = (what: string) => new ReleaseRefused(manifest.releaseId, `table ${name}: ${f.path} ${what}`);
       const path = join(dir, f.path);
       const size = await stat(path).then((s) => s.size, () => null);
-      if (size === null) throw new Error(`release ${manifest.releaseId} refused: ${f.path} is missing`);
-      if (size !== f.bytes) throw new Error(`release ${manifest.releaseId} refused: ${f.path} has ${size} bytes, the manifest says ${f.bytes}`);
-      if ((await sha256Of(path)) !== f.sha256) throw new Error(`release ${manifest.releaseId} refused: ${f.path} does not match its sha256 in the manifest`);
+      if (size === null) throw refuse('is missing');
+      if (size !== f.bytes) throw refuse(`has ${size} bytes vs manifest ${f.bytes}`);
+      if (!hashed && (await sha256Of(path)) !== f.sha256) throw refuse('sha256 mismatch');
     }
   }
 }
 
+/** The manifest of the release in `dir`, or why it cannot be read (ReleaseRefused, named by its directory). */
+export async function readManifest(dir: string): Promise<Manifest> {
+  const id = basename(dir);
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new ReleaseRefused(id, e.code === 'ENOENT' ? 'manifest.json is missing' : `manifest.json cannot be read (${e.code ?? 'error'})`);
+  });
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(text) as Manifest;
+  } catch {
+    throw new ReleaseRefused(id, 'manifest.json is not valid JSON');
+  }
+  if (typeof manifest?.releaseId !== 'string' || typeof manifest.createdAt !== 'string' || typeof manifest.tables !== 'object' || manifest.tables === null) {
+    throw new ReleaseRefused(id, 'manifest.json has no releaseId, createdAt or tables');
+  }
+  return manifest;
+}
+
 export class Release {
+  /** Release files hashed by this process (a count of verification work, for tests and the bench). */
+  static filesHashed = 0;
+
   private refs = 0;
   private retired = false;
   private closed = false;
@@ -66,12 +99,16 @@ export class Release {
     /** Where DuckDB spills what outgrows its memory limit: the release's own directory under the OS's, not the cwd. */
     readonly spillDir: string) {}
 
-  static async open(dir: string, settings: PoolSettings): Promise<Release> {
-    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  /**
+   * Opens and verifies the release in `dir`; throws ReleaseRefused saying what is wrong with it. `hashed`: its files'
+   * sha256 were already checked by this process (sizes and row counts still are).
+   */
+  static async open(dir: string, settings: PoolSettings, hashed = false): Promise<Release> {
+    const manifest = await readManifest(dir);
     // Index and query must agree: a release analysed by another version of src/text/analysis.ts is not served.
     const built = (manifest.analysis as { version?: string } | undefined)?.version;
-    if (built !== ANALYSIS.version) throw new Error(`release ${manifest.releaseId} refused: built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
-    await verifyFiles(dir, manifest);
+    if (built !== ANALYSIS.version) throw new ReleaseRefused(manifest.releaseId, `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
+    await verifyFiles(dir, manifest, hashed);
     const spillDir = await mkdtemp(join(tmpdir(), `board-records-${manifest.releaseId}-`));
     const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB', temp_directory: spillDir })
       .catch(async (e) => { await rm(spillDir, { recursive: true, force: true }); throw e; });
@@ -81,16 +118,22 @@ export class Release {
       await setup.run('LOAD parquet; SET GLOBAL parquet_metadata_cache = true');
       for (const [name, table] of Object.entries(manifest.tables)) {
         if (!table.files.every((f) => f.path.endsWith('.parquet'))) continue; // a text store, read by offset (src/queries/texts.ts)
-        await setup.run(viewSql(dir, name, table.files));
-        // Reading the footers proves each file is Parquet and holds the rows the manifest promises.
-        const rows = Number((await setup.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => quote(join(dir, f.path))).join(', ')}])`)).getRows()[0][0]);
-        if (rows !== table.rows) throw new Error(`release ${manifest.releaseId}: table ${name} holds ${rows} rows, the manifest says ${table.rows}`);
+        // Reading the footers proves each file is Parquet and holds the rows the manifest promises. DuckDB's message
+        // names server paths and SQL: the reason names the table and the file instead.
+        const rows = await (async () => {
+          await setup.run(viewSql(dir, name, table.files));
+          return Number((await setup.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => quote(join(dir, f.path))).join(', ')}])`)).getRows()[0][0]);
+        })().catch((e: Error) => {
+          const file = table.files.find((f) => e.message.includes(join(dir, f.path)));
+          throw new ReleaseRefused(manifest.releaseId, `table ${name}: ${file ? file.path : 'its files'} cannot be read as Parquet`);
+        });
+        if (rows !== table.rows) throw new ReleaseRefused(manifest.releaseId, `table ${name}: row count ${rows} vs manifest ${table.rows}`);
       }
     } catch (e) {
       setup.closeSync();
       instance.closeSync();
       await rm(spillDir, { recursive: true, force: true });
-      throw new Error(`release ${manifest.releaseId} refused: ${(e as Error).message.replace(/^release \w+: /, '')}`);
+      throw e;
     }
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs, '');
@@ -114,12 +157,19 @@ export class Release {
     return table in this.manifest.tables;
   }
 
+  /** Whether it can still answer queries (false once closed). */
+  get open(): boolean {
+    return !this.closed;
+  }
+
   hold(): this {
     this.refs++;
     return this;
   }
 
+  /** Lets go of one hold. Never below zero: a second drop for one hold must not close it under a later request. */
   drop(): void {
+    if (this.refs === 0) return;
     this.refs--;
     if (this.retired && this.refs === 0) this.close();
   }

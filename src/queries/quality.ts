@@ -1,5 +1,6 @@
 // The data-quality report: coverage (per document, and per year and kind), provenance, supervisor-name reconciliation
 // and the row-level problem list, all counted from the release's tables.
+import type { RefusedRelease } from '../lake/lake.ts';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Urls } from '../http/urls.ts';
@@ -34,8 +35,8 @@ ORDER BY d.document_id`;
 const PROBLEMS = `SELECT p.document_id AS "documentId", p.page::INTEGER AS page, p.kind, p.detail, d.official_url || '#page=' || p.page AS "officialUrl"
   FROM problems p LEFT JOIN documents d USING (document_id) ORDER BY p.document_id, p.page, p.kind, p.detail`;
 
-/** `refused`: newer releases the server would not switch to, and why (a broken file, a checksum mismatch). */
-export async function qualityReport(release: Release, urls: Urls, refused: { release: string; reason: string; at: string }[] = []) {
+/** `refused`: releases the server would not serve, and why, in the lake's terms (a missing file, a sha256 mismatch). */
+export async function qualityReport(release: Release, urls: Urls, refused: RefusedRelease[] = []) {
   const m = release.manifest;
   const parser = typeof m.parser === 'string' ? m.parser : null;
   const [docs, problems, byKind, names, unresolvedNames, nameProblems] = await Promise.all([

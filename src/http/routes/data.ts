@@ -1,18 +1,19 @@
 // Data products: snapshot manifest and pages (JSON or NDJSON), single snapshot records, the change
-// feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag).
+// feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag; only of
+// releases that verified, with their own bounded pool of downloads).
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
+import { finished, Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { Manifest } from '../../lake/release.ts';
+import { readManifest, ReleaseRefused } from '../../lake/release.ts';
 import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
 import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
 import type { State } from '../app.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
-import { notFound } from '../errors.ts';
+import { HttpError, notFound } from '../errors.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
 
@@ -86,31 +87,76 @@ export const dataEndpoints: Endpoint[] = [
     handler: async ({ release, urls }) => {
       const root = dirname(release.dir);
       const kept = [];
+      const unreadable = [];
       for (const id of await readdir(root)) {
-        const file = join(root, id, 'manifest.json');
-        if (!/^[0-9a-f]{16}$/.test(id) || !existsSync(file)) continue;
-        const m = JSON.parse(await readFile(file, 'utf8')) as Manifest;
-        kept.push({
-          release: id, createdAt: m.createdAt, current: id === release.id, previousRelease: (m.previousRelease as string | null | undefined) ?? null,
-          manifestUrl: `${urls.base}/api/releases/${id}/files/manifest.json`, mtime: (await stat(join(root, id))).mtimeMs,
-        });
+        if (!/^[0-9a-f]{16}$/.test(id) || !existsSync(join(root, id, 'manifest.json'))) continue;
+        try {
+          const m = await readManifest(join(root, id));
+          kept.push({
+            release: id, createdAt: m.createdAt, current: id === release.id, previousRelease: (m.previousRelease as string | null | undefined) ?? null,
+            manifestUrl: `${urls.base}/api/releases/${id}/files/manifest.json`, mtime: (await stat(join(root, id))).mtimeMs,
+          });
+        } catch (e) {
+          if (!(e instanceof ReleaseRefused)) throw e;
+          unreadable.push({ release: id, reason: e.reason });
+        }
       }
       kept.sort((a, b) => b.mtime - a.mtime || a.release.localeCompare(b.release));
-      return { current: release.id, releases: kept.map(({ mtime, ...r }) => r) };
+      return { current: release.id, releases: kept.map(({ mtime, ...r }) => r), unreadable };
     },
   },
 ];
 
-/** A release's manifest.json or one of the files it lists, and nothing else (so no path can leave the release). */
+/**
+ * Release file downloads: at most `max` at once (503 with Retry-After beyond), apart from the bound on DuckDB work; a
+ * download whose reader takes nothing for `idleMs`, or is not done after `sendMs`, is cut off. `active`: in progress.
+ */
+export const DOWNLOADS = {
+  max: Number(process.env.DOWNLOAD_MAX || 16),
+  idleMs: Number(process.env.DOWNLOAD_IDLE_MS || 30_000),
+  sendMs: Number(process.env.DOWNLOAD_SEND_MS || 15 * 60_000),
+  active: 0,
+};
+
+/**
+ * A file as a download: counted until the file stream is done (read to its end, or destroyed with the response when
+ * the client goes away or is cut off; stream.finished calls back exactly once), and cut off when the client takes no
+ * byte for `idleMs` or is not done after `sendMs`.
+ */
+function download(ctx: Context, path: string): Readable {
+  if (DOWNLOADS.active >= DOWNLOADS.max) {
+    throw new HttpError(503, 'Downloads busy', `${DOWNLOADS.max} release files are being downloaded; retry shortly`, {}, { 'Retry-After': '5' });
+  }
+  DOWNLOADS.active++;
+  const file = createReadStream(path);
+  const cut = () => ctx.res.destroy();
+  const send = setTimeout(cut, DOWNLOADS.sendMs);
+  ctx.res.setTimeout(DOWNLOADS.idleMs, cut);
+  finished(file, () => {
+    DOWNLOADS.active--;
+    clearTimeout(send);
+  });
+  return file;
+}
+
+/**
+ * A release's manifest.json or one of the files it lists, and nothing else (so no path can leave the release), of a
+ * release that verified in this server (the current one, a pin, or one verified now): a refused release's files would
+ * not match their ETags.
+ */
 async function releaseFile(ctx: Context): Promise<void> {
   const { id, path } = ctx.params as { id: string; path?: string };
-  const { release } = ctx.state as State;
+  const { release, lake } = ctx.state as State;
   if (!/^[0-9a-f]{16}$/.test(id)) throw notFound(`no release '${id}'`);
   const dir = join(dirname(release.dir), id);
   const manifestFile = join(dir, 'manifest.json');
   if (!existsSync(manifestFile)) throw notFound(`release ${id} is not kept on this server`);
+  const verified = await lake.verify(id);
+  if (verified !== true) throw notFound(`release ${id} is kept but not served, so neither are its files: ${verified}`);
   const manifestBytes = await readFile(manifestFile);
-  const manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;
+  const manifest = await readManifest(dir).catch(() => {
+    throw notFound(`release ${id} is kept but not served: its manifest.json cannot be read`);
+  });
   let sha256: string;
   let bytes: number;
   if (path === 'manifest.json') {
@@ -129,8 +175,10 @@ async function releaseFile(ctx: Context): Promise<void> {
     return;
   }
   ctx.type = path === 'manifest.json' ? 'application/json' : 'application/vnd.apache.parquet';
+  if (path === 'manifest.json') ctx.body = manifestBytes;
+  else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
+  else ctx.body = download(ctx, join(dir, path!));
   ctx.length = bytes;
-  ctx.body = path === 'manifest.json' ? manifestBytes : createReadStream(join(dir, path!));
 }
 
 export const dataRoutes: RawRoute[] = [

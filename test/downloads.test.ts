@@ -1,0 +1,110 @@
+// Release file downloads: their own bounded pool (503 with Retry-After beyond it), a slot let go exactly once however
+// the download ends (done, aborted, cut off), and a reader that stalls or takes too long is cut off. Kept releases
+// are listed even when one's manifest cannot be read.
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { DOWNLOADS } from '../src/http/routes/data.ts';
+import { start } from '../src/server.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, testConfig } from './fixture.ts';
+
+const id = await fixtureRelease();
+
+// The fixture release with one more file listed in its manifest, larger than what the loopback's socket buffers take
+// in (a few MB) from a reader that reads nothing.
+const lake = await mkdtemp(join(tmpdir(), 'lake-'));
+t.teardown(() => rm(lake, { recursive: true, force: true }));
+await cp(FIXTURE_LAKE, lake, { recursive: true, verbatimSymlinks: true });
+const BIG = 'padding.bin';
+const big = Buffer.alloc(64 * 1024 * 1024, 'board records ');
+await writeFile(join(lake, 'releases', id, BIG), big);
+const manifest = JSON.parse(await readFile(join(lake, 'releases', id, 'manifest.json'), 'utf8'));
+manifest.tables.padding = { files: [{ path: BIG, sha256: createHash('sha256').update(big).digest('hex'), bytes: big.length, rows: 0 }], rows: 0 };
+await writeFile(join(lake, 'releases', id, 'manifest.json'), JSON.stringify(manifest));
+
+const running = await start(testConfig({ lakeDir: lake }));
+t.teardown(() => running.close());
+const defaults = { ...DOWNLOADS };
+t.afterEach(() => Object.assign(DOWNLOADS, { max: defaults.max, idleMs: defaults.idleMs, sendMs: defaults.sendMs }));
+const path = `/api/releases/${id}/files/${BIG}`;
+
+/** A download whose client sends the request and then reads nothing. Resolves once the server has started sending. */
+async function stalled(): Promise<Socket> {
+  const { port } = new URL(running.url);
+  const socket = connect(Number(port), '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  await new Promise<void>((resolve) => socket.once('readable', () => resolve()));
+  socket.pause();
+  return socket;
+}
+
+const until = async (what: string, ok: () => boolean) => {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!ok()) throw new Error(`timed out waiting for ${what}`);
+};
+
+t.test('at most DOWNLOADS.max downloads at once; beyond that 503 with Retry-After, and the API still answers', async (t) => {
+  DOWNLOADS.max = 2;
+  const [a, b] = [await stalled(), await stalled()];
+  await until('two downloads in progress', () => DOWNLOADS.active === 2);
+  const refused = await get(`${running.url}${path}`);
+  t.equal(refused.status, 503, 'a third download is turned away');
+  t.equal(refused.headers.get('retry-after'), '5');
+  t.match(refused.json, { title: 'Downloads busy', detail: /2 release files are being downloaded; retry shortly/ });
+  t.equal((await get(`${running.url}/api/releases/${id}/files/manifest.json`)).status, 200, 'its manifest is not a download: served');
+  t.equal((await fetch(`${running.url}${path}`, { method: 'HEAD' })).status, 200, 'nor is a HEAD');
+  t.equal((await get(`${running.url}/api/health`)).status, 200, 'health answers');
+
+  a.destroy(); // the client goes away mid-download
+  await until('the aborted download to let go of its slot', () => DOWNLOADS.active === 1);
+  const whole = await fetch(`${running.url}${path}`);
+  t.equal(whole.status, 200, 'a slot is free again');
+  const body = Buffer.from(await whole.arrayBuffer());
+  t.equal(`"${createHash('sha256').update(body).digest('hex')}"`, whole.headers.get('etag'), 'the body matches its ETag');
+  b.destroy();
+  await until('every slot to be let go', () => DOWNLOADS.active === 0);
+  await new Promise((r) => setTimeout(r, 100));
+  t.equal(DOWNLOADS.active, 0, 'exactly once each: never below zero');
+});
+
+/** Reads what the server sent a stalled client until the connection ends: the bytes it got. */
+function drain(s: Socket): Promise<number> {
+  let bytes = 0;
+  s.on('data', (d: Buffer) => { bytes += d.length; });
+  s.resume();
+  return new Promise((resolve) => s.once('close', () => resolve(bytes)));
+}
+
+for (const [setting, value] of [['idleMs', 300], ['sendMs', 400]] as const) {
+  t.test(`a download ${setting === 'idleMs' ? 'whose reader takes nothing for DOWNLOADS.idleMs' : 'not done after DOWNLOADS.sendMs'} is cut off, and its slot let go`, async (t) => {
+    DOWNLOADS[setting] = value;
+    const started = Date.now();
+    const s = await stalled();
+    await until('the download to start', () => DOWNLOADS.active === 1);
+    await until('the server to cut it off', () => DOWNLOADS.active === 0);
+    t.ok(Date.now() - started < 3000, `cut off after ${Date.now() - started} ms`);
+    const got = await drain(s);
+    t.ok(got < big.length, `the client got ${got} of ${big.length} bytes, then the connection closed`);
+    t.equal(DOWNLOADS.active, 0, 'slot let go once');
+  });
+}
+
+t.test('/api/releases lists the kept releases when one of them has an unreadable manifest, and says which', async (t) => {
+  const broken = 'abcdefabcdefabcd';
+  await cp(join(FIXTURE_LAKE, 'releases', id), join(lake, 'releases', broken), { recursive: true });
+  await writeFile(join(lake, 'releases', broken, 'manifest.json'), '{"releaseId": "abcdefabcd');
+  const server = await start(testConfig({ lakeDir: lake }));
+  t.teardown(() => server.close());
+  const r = await get(`${server.url}/api/releases`);
+  t.equal(r.status, 200);
+  t.equal(schemaErrors('releases.json', r.json), '', 'valid Releases');
+  t.same(r.json.releases.map((x: any) => x.release), [id], 'the readable release is listed');
+  t.same(r.json.unreadable, [{ release: broken, reason: 'manifest.json is not valid JSON' }], 'the unreadable one is named, with why');
+  const file = await get(`${server.url}/api/releases/${broken}/files/manifest.json`);
+  t.equal(file.status, 404, 'and its files are not served');
+  t.match(file.json.detail, `release ${broken} is kept but not served, so neither are its files: manifest.json is not valid JSON`);
+});
