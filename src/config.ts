@@ -36,10 +36,17 @@ export interface Limits {
   mcpBatchLimit: number;
   /** On SIGTERM: how long requests in flight may finish before every connection is closed. */
   drainMs: number;
+  /** Release-file downloads at once, apart from admission (503 with Retry-After beyond). */
+  downloadMax: number;
+  /** A download whose reader takes no byte for this long is cut off. */
+  downloadIdleMs: number;
+  /** A download not done after this long is cut off. */
+  downloadSendMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
   headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, sendTimeoutMs: 30_000, mcpDeadlineMs: 10_000, mcpBatchLimit: 8, drainMs: 10_000,
+  downloadMax: 16, downloadIdleMs: 30_000, downloadSendMs: 15 * 60_000,
 };
 
 export const limitsOf = (config: Config): Limits => ({ ...DEFAULT_LIMITS, ...config.limits });
@@ -63,6 +70,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       mcpDeadlineMs: Number(env.MCP_DEADLINE_MS || DEFAULT_LIMITS.mcpDeadlineMs),
       mcpBatchLimit: Number(env.MCP_BATCH_LIMIT || DEFAULT_LIMITS.mcpBatchLimit),
       drainMs: Number(env.DRAIN_MS || DEFAULT_LIMITS.drainMs),
+      downloadMax: Number(env.DOWNLOAD_MAX || DEFAULT_LIMITS.downloadMax),
+      downloadIdleMs: Number(env.DOWNLOAD_IDLE_MS || DEFAULT_LIMITS.downloadIdleMs),
+      downloadSendMs: Number(env.DOWNLOAD_SEND_MS || DEFAULT_LIMITS.downloadSendMs),
     },
   };
 }

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { limitsOf, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
+import type { Downloads } from './http/routes/data.ts';
 import { onClientError } from './http/wire.ts';
 import { Lake } from './lake/lake.ts';
 
@@ -12,6 +13,8 @@ export interface Running {
   url: string;
   /** Requests admitted right now (README, Robustness). */
   admitted: () => number;
+  /** Release-file downloads in progress (README, Robustness). */
+  downloads: Downloads;
   /** Stops accepting connections, lets the requests in flight finish for up to `drainMs`, then closes every connection. */
   close(): Promise<void>;
 }
@@ -39,6 +42,7 @@ export async function start(config: Config): Promise<Running> {
     lake,
     url,
     admitted: app.admitted,
+    downloads: app.downloads,
     close: () => new Promise<void>((resolve) => {
       // Keep-alive connections are closed as soon as they fall idle, half-open ones (an unfinished header) and
       // answers still being sent at the deadline.

@@ -2,13 +2,13 @@
 // the download ends (done, aborted, cut off), and a reader that stalls or takes too long is cut off. Kept releases
 // are listed even when one's manifest cannot be read.
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
-import { DOWNLOADS } from '../src/http/routes/data.ts';
-import { start } from '../src/server.ts';
+import t, { type Test } from 'tap';
+import type { Limits } from '../src/config.ts';
+import { start, type Running } from '../src/server.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, testConfig } from './fixture.ts';
 
 const id = await fixtureRelease();
@@ -17,7 +17,9 @@ const id = await fixtureRelease();
 // in (a few MB) from a reader that reads nothing.
 const lake = await mkdtemp(join(tmpdir(), 'lake-'));
 t.teardown(() => rm(lake, { recursive: true, force: true }));
-await cp(FIXTURE_LAKE, lake, { recursive: true, verbatimSymlinks: true });
+// Only the current release: the fixture lake may keep older ones from earlier builds.
+await cp(join(FIXTURE_LAKE, 'releases', id), join(lake, 'releases', id), { recursive: true });
+await symlink(join('releases', id), join(lake, 'current'));
 const BIG = 'padding.bin';
 const big = Buffer.alloc(64 * 1024 * 1024, 'board records ');
 await writeFile(join(lake, 'releases', id, BIG), big);
@@ -25,14 +27,16 @@ const manifest = JSON.parse(await readFile(join(lake, 'releases', id, 'manifest.
 manifest.tables.padding = { files: [{ path: BIG, sha256: createHash('sha256').update(big).digest('hex'), bytes: big.length, rows: 0 }], rows: 0 };
 await writeFile(join(lake, 'releases', id, 'manifest.json'), JSON.stringify(manifest));
 
-const running = await start(testConfig({ lakeDir: lake }));
-t.teardown(() => running.close());
-const defaults = { ...DOWNLOADS };
-t.afterEach(() => Object.assign(DOWNLOADS, { max: defaults.max, idleMs: defaults.idleMs, sendMs: defaults.sendMs }));
+/** A server over that lake with these download bounds, closed when the test ends. */
+async function serve(t: Test, limits: Partial<Limits>): Promise<Running> {
+  const running = await start(testConfig({ lakeDir: lake, limits }));
+  t.teardown(() => running.close());
+  return running;
+}
 const path = `/api/releases/${id}/files/${BIG}`;
 
 /** A download whose client sends the request and then reads nothing. Resolves once the server has started sending. */
-async function stalled(): Promise<Socket> {
+async function stalled(running: Running): Promise<Socket> {
   const { port } = new URL(running.url);
   const socket = connect(Number(port), '127.0.0.1');
   socket.on('error', () => {});
@@ -47,10 +51,11 @@ const until = async (what: string, ok: () => boolean) => {
   if (!ok()) throw new Error(`timed out waiting for ${what}`);
 };
 
-t.test('at most DOWNLOADS.max downloads at once; beyond that 503 with Retry-After, and the API still answers', async (t) => {
-  DOWNLOADS.max = 2;
-  const [a, b] = [await stalled(), await stalled()];
-  await until('two downloads in progress', () => DOWNLOADS.active === 2);
+t.test('at most downloadMax downloads at once; beyond that 503 with Retry-After, and the API still answers', async (t) => {
+  const running = await serve(t, { downloadMax: 2 });
+  const { downloads } = running;
+  const [a, b] = [await stalled(running), await stalled(running)];
+  await until('two downloads in progress', () => downloads.active === 2);
   const refused = await get(`${running.url}${path}`);
   t.equal(refused.status, 503, 'a third download is turned away');
   t.equal(refused.headers.get('retry-after'), '5');
@@ -60,15 +65,15 @@ t.test('at most DOWNLOADS.max downloads at once; beyond that 503 with Retry-Afte
   t.equal((await get(`${running.url}/api/health`)).status, 200, 'health answers');
 
   a.destroy(); // the client goes away mid-download
-  await until('the aborted download to let go of its slot', () => DOWNLOADS.active === 1);
+  await until('the aborted download to let go of its slot', () => downloads.active === 1);
   const whole = await fetch(`${running.url}${path}`);
   t.equal(whole.status, 200, 'a slot is free again');
   const body = Buffer.from(await whole.arrayBuffer());
   t.equal(`"${createHash('sha256').update(body).digest('hex')}"`, whole.headers.get('etag'), 'the body matches its ETag');
   b.destroy();
-  await until('every slot to be let go', () => DOWNLOADS.active === 0);
+  await until('every slot to be let go', () => downloads.active === 0);
   await new Promise((r) => setTimeout(r, 100));
-  t.equal(DOWNLOADS.active, 0, 'exactly once each: never below zero');
+  t.equal(downloads.active, 0, 'exactly once each: never below zero');
 });
 
 /** Reads what the server sent a stalled client until the connection ends: the bytes it got. */
@@ -79,17 +84,18 @@ function drain(s: Socket): Promise<number> {
   return new Promise((resolve) => s.once('close', () => resolve(bytes)));
 }
 
-for (const [setting, value] of [['idleMs', 300], ['sendMs', 400]] as const) {
-  t.test(`a download ${setting === 'idleMs' ? 'whose reader takes nothing for DOWNLOADS.idleMs' : 'not done after DOWNLOADS.sendMs'} is cut off, and its slot let go`, async (t) => {
-    DOWNLOADS[setting] = value;
+for (const [setting, value] of [['downloadIdleMs', 300], ['downloadSendMs', 400]] as const) {
+  t.test(`a download ${setting === 'downloadIdleMs' ? 'whose reader takes nothing for downloadIdleMs' : 'not done after downloadSendMs'} is cut off, and its slot let go`, async (t) => {
+    const running = await serve(t, { [setting]: value });
+    const { downloads } = running;
     const started = Date.now();
-    const s = await stalled();
-    await until('the download to start', () => DOWNLOADS.active === 1);
-    await until('the server to cut it off', () => DOWNLOADS.active === 0);
+    const s = await stalled(running);
+    await until('the download to start', () => downloads.active === 1);
+    await until('the server to cut it off', () => downloads.active === 0);
     t.ok(Date.now() - started < 3000, `cut off after ${Date.now() - started} ms`);
     const got = await drain(s);
     t.ok(got < big.length, `the client got ${got} of ${big.length} bytes, then the connection closed`);
-    t.equal(DOWNLOADS.active, 0, 'slot let go once');
+    t.equal(downloads.active, 0, 'slot let go once');
   });
 }
 

@@ -11,7 +11,7 @@ import { pointCurrent, sha256Of } from '../pipelines/publish/release.ts';
 import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { makeCorpus } from './corpora.ts';
-import { get, ROOT, testConfig } from './fixture.ts';
+import { get, ROOT, serveProcess, testConfig } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');
 const settings = { poolSize: 1, queueLimit: 8, queryTimeoutMs: 10000 };
@@ -142,20 +142,10 @@ t.test('`make serve`\'s command comes up on a lake whose current is dangling, de
   const built = await buildRelease({ corpus: small, lake, cacheDir, quiet: true });
   await rm(join(lake, 'current'));
   await symlink('releases/fedcba9876543210', join(lake, 'current'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, LAKE: lake, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let stderr = '';
-  const url = await Promise.race([
-    new Promise<string>((resolve) => child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /at (http:\/\/[^/]+)\//.exec(stderr);
-      if (m) resolve(m[1]);
-    })),
-    exited.then(() => ''),
-  ]);
-  t.ok(url, `the server came up: ${stderr.trim()}`);
+  const { child, url, stderr, exited } = await serveProcess({ LAKE: lake });
+  t.ok(url, `the server came up: ${stderr().trim()}`);
   if (!url) return;
-  t.match(stderr, /lake\/current points at releases\/fedcba9876543210, which does not exist; serving/, 'its log says it serves a fallback');
+  t.match(stderr(), /lake\/current points at releases\/fedcba9876543210, which does not exist; serving/, 'its log says it serves a fallback');
   const health = await get(`${url}/api/health`);
   t.match(health.json, { status: 'degraded', release: built.releaseId, fallback: { release: built.releaseId } });
   child.kill('SIGTERM');
@@ -212,19 +202,12 @@ t.test('an unwritable or full lake directory gives a clear error and publishes n
 t.test('SIGTERM drains the requests in flight before the server exits', async (t) => {
   const lake = await mkdtemp(join(tmpdir(), 'lake-'));
   await buildRelease({ corpus: small, lake, cacheDir, quiet: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, LAKE: lake, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise<string>((resolve) => child.stderr.on('data', (d) => {
-    stderr += d;
-    const m = /at (http:\/\/[^/]+)\//.exec(stderr);
-    if (m) resolve(m[1]);
-  }));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const { child, url, stderr, exited } = await serveProcess({ LAKE: lake });
   // In flight for sure: responses whose headers have arrived and whose bodies are still to be read.
   const responses = await Promise.all(Array.from({ length: 8 }, () => fetch(`${url}/api/snapshots/recorded-positions?format=ndjson&limit=1000`)));
   child.kill('SIGTERM');
   const bodies = await Promise.all(responses.map((r) => r.text().then((text) => ({ status: r.status, lines: text.trim().split('\n').length, total: Number(r.headers.get('x-total-count')) }), () => ({ status: 0, lines: 0, total: -1 }))));
   t.ok(bodies.every((b) => b.status === 200 && b.lines === b.total), `every stream in flight finished whole (${bodies.map((b) => `${b.lines}/${b.total}`).join(' ')})`);
   t.equal(await exited, 0, 'clean exit');
-  t.match(stderr, /SIGTERM, draining requests in flight/);
+  t.match(stderr(), /SIGTERM, draining requests in flight/);
 });

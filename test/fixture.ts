@@ -1,9 +1,11 @@
 // The one shared fixture every test reuses: a release built from ../shared/corpus (rebuilt only when the corpus or
 // the pipeline code changes) and a real server on a loopback port over it.
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { buildRelease } from '../pipelines/build.ts';
@@ -94,4 +96,30 @@ export async function expectRefusal(t: Test, url: string, parameter: string, rul
   t.ok(r.json.errors.some((e: any) => e.parameter === parameter && e.rule === rule), `${url}: ${parameter} ${rule} (${r.json.detail})`);
   t.notMatch(r.text, /at \w+ \(|\/work\/|node_modules/, 'no stack trace or path');
   return r.json;
+}
+
+export interface ServeProcess {
+  child: ChildProcessByStdio<null, null, Readable>;
+  /** The server's base URL, or '' when the process exited before it listened. */
+  url: string;
+  /** What it wrote to stderr so far. */
+  stderr: () => string;
+  /** Its exit code, once it exits. */
+  exited: Promise<number | null>;
+}
+
+/** `make serve`'s command (src/main.ts) in a child process on a free port, with `env` added to ours. */
+export async function serveProcess(env: Record<string, string>): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let stderr = '';
+  const url = await Promise.race([
+    new Promise<string>((resolve) => child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /at (http:\/\/[^/]+)\//.exec(stderr);
+      if (m) resolve(m[1]);
+    })),
+    exited.then(() => ''),
+  ]);
+  return { child, url, stderr: () => stderr, exited };
 }

@@ -34,6 +34,8 @@ t.test('a cancelled scope interrupts its running query and refuses the next, and
   await t.rejects(cancelledBy(deadline.signal, () => release.pool.rows('SELECT 1')), { message: /query cancelled/ }, 'nothing starts once cancelled');
   const [row] = await release.pool.rows('SELECT count(*)::INTEGER AS n FROM documents');
   t.equal(row.n, 38, 'outside the scope, the same connection answers');
+  const shared = await cancelledBy(deadline.signal, () => release.memo('shared', () => release.pool.rows('SELECT 7::INTEGER AS n')));
+  t.same(shared, [{ n: 7 }], 'a per-release memo is made outside the cancelled scope: other requests share it');
   release.retire();
 });
 

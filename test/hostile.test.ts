@@ -2,7 +2,6 @@
 // batches, forged Host headers, odd parameters and a SIGTERM with a half-open connection. After each, /api/health
 // answers 200 within 2 s and nothing is left admitted. A server with 5 admission slots (pool 1, queue 4) shows any
 // leak within a few dozen requests. `make chaos` runs the same scenarios longer (test/chaos/run.ts).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -10,7 +9,7 @@ import t, { type Test } from 'tap';
 import type { Limits } from '../src/config.ts';
 import type { Running } from '../src/server.ts';
 import { abortedPages, abortedPosts, aftermath, batch, headerOnly, mcpBatches, slowBodies, slowReaders, type Target } from './chaos/scenarios.ts';
-import { expectRefusal, FIXTURE_LAKE, get, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
+import { expectRefusal, FIXTURE_LAKE, get, schemaErrors, serveProcess, startFixtureServer } from './fixture.ts';
 
 const LIMITS: Partial<Limits> = { headersTimeoutMs: 1500, bodyTimeoutMs: 1500, sendTimeoutMs: 2000, mcpDeadlineMs: 5000, drainMs: 2000 };
 const lines: string[] = [];
@@ -196,17 +195,8 @@ t.test('a malformed connection logs one JSON line, never a stack trace', async (
 });
 
 t.test('SIGTERM: a connection holding an unfinished header does not keep the process alive', async (t) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT, env: { ...process.env, LAKE: FIXTURE_LAKE, PORT: '0', WATCH_MS: '0', DRAIN_MS: '2000', HEADERS_TIMEOUT_MS: '60000' }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const { child, url, exited } = await serveProcess({ LAKE: FIXTURE_LAKE, WATCH_MS: '0', DRAIN_MS: '2000', HEADERS_TIMEOUT_MS: '60000' });
   t.teardown(() => child.kill('SIGKILL'));
-  let stderr = '';
-  const url = await new Promise<string>((resolve) => child.stderr.on('data', (d) => {
-    stderr += d;
-    const m = /at (http:\/\/[^/]+)\//.exec(stderr);
-    if (m) resolve(m[1]);
-  }));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const held = connect(Number(new URL(url).port), '127.0.0.1', () => held.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
   held.on('error', () => {});
   const inFlight = fetch(`${url}/api/snapshots/recorded-positions?format=ndjson&limit=1000`).then((r) => r.text());

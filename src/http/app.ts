@@ -10,6 +10,7 @@ import type { Release } from '../lake/release.ts';
 import { mcpGate, type McpRequest } from '../mcp/http.ts';
 import { checkResponse } from '../schemas.ts';
 import type { Endpoint } from './endpoints.ts';
+import { Downloads } from './routes/data.ts';
 import { endpoints, rawRoutes } from './routes/index.ts';
 import { HttpError } from './errors.ts';
 import { openapi } from './openapi.ts';
@@ -25,10 +26,12 @@ export interface State {
   holds: Release[];
   /** `POST /api/mcp`: the body and deadline, from the gate in front of admission. */
   mcp?: McpRequest;
+  /** Release-file downloads in progress, bounded apart from admission. */
+  downloads: Downloads;
 }
 
 /** The Koa app, and how many requests it has admitted right now. */
-export type App = Koa & { admitted: () => number };
+export type App = Koa & { admitted: () => number; downloads: Downloads };
 
 /** Answered outside admission: cheap, or bounded elsewhere (release files have their own download pool). */
 const unadmitted = (path: string) => path === '/api/health' || path.startsWith('/assets/') || /^\/api\/releases\/[^/]+\/files\//.test(path);
@@ -55,6 +58,7 @@ function problem(ctx: Context, status: number, title: string, detail: string, ex
 
 export function createApp(config: Config, lake: Lake): App {
   const limits = limitsOf(config);
+  const downloads = new Downloads(limits);
   const app = new Koa();
   app.proxy = false;
   const router = new Router();
@@ -65,6 +69,7 @@ export function createApp(config: Config, lake: Lake): App {
     (ctx.state as State).release = release;
     (ctx.state as State).lake = lake;
     (ctx.state as State).holds = [release];
+    (ctx.state as State).downloads = downloads;
     (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? ownBase(config, ctx.req.socket));
     ctx.set('X-Release-Id', release.id);
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -212,5 +217,5 @@ export function createApp(config: Config, lake: Lake): App {
       throw new HttpError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; this service is read-only`);
     }
   });
-  return Object.assign(app, { admitted: () => admitted });
+  return Object.assign(app, { admitted: () => admitted, downloads });
 }

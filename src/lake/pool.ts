@@ -22,6 +22,11 @@ export function cancelledBy<T>(signal: AbortSignal, fn: () => Promise<T>): Promi
   return cancellation.run(signal, fn);
 }
 
+/** Runs `fn` outside any cancellation: work that other requests share (a release's memo) must not end with one of them. */
+export function uncancelled<T>(fn: () => T): T {
+  return cancellation.exit(fn);
+}
+
 /**
  * Prepared statements kept per connection, by SQL text. Requests repeat a few shapes of SQL with other values, and
  * preparing one (parse, bind, plan) is ~0.7 ms of a rare term's 3.4 ms search; the least recently used goes first.

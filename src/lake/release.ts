@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ANALYSIS } from '../text/analysis.ts';
-import { Pool } from './pool.ts';
+import { Pool, uncancelled } from './pool.ts';
 
 export interface ManifestFile { path: string; sha256: string; bytes: number; rows: number }
 
@@ -142,11 +142,14 @@ export class Release {
 
   private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();
 
-  /** Something derived once per release (a file handle, an in-memory table), disposed when the release closes. */
+  /**
+   * Something derived once per release (a file handle, an in-memory table), disposed when the release closes; made
+   * outside the cancellation of the request that asked first, since every later one shares it.
+   */
   memo<T>(key: string, make: () => Promise<T>, dispose?: (value: T) => void): Promise<T> {
     let m = this.memos.get(key);
     if (!m) {
-      m = { value: make(), dispose };
+      m = { value: uncancelled(make), dispose };
       m.value.catch(() => this.memos.delete(key));
       this.memos.set(key, m);
     }

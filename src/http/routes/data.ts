@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { finished, Readable } from 'node:stream';
 import type { Context } from 'koa';
+import type { Limits } from '../../config.ts';
 import { readManifest, ReleaseRefused } from '../../lake/release.ts';
 import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
@@ -108,35 +109,33 @@ export const dataEndpoints: Endpoint[] = [
 ];
 
 /**
- * Release file downloads: at most `max` at once (503 with Retry-After beyond), apart from the bound on DuckDB work; a
- * download whose reader takes nothing for `idleMs`, or is not done after `sendMs`, is cut off. `active`: in progress.
- */
-export const DOWNLOADS = {
-  max: Number(process.env.DOWNLOAD_MAX || 16),
-  idleMs: Number(process.env.DOWNLOAD_IDLE_MS || 30_000),
-  sendMs: Number(process.env.DOWNLOAD_SEND_MS || 15 * 60_000),
-  active: 0,
-};
-
-/**
- * A file as a download: counted until the file stream is done (read to its end, or destroyed with the response when
+ * Release file downloads, apart from the bound on DuckDB work: at most `downloadMax` at once (503 with Retry-After
+ * beyond). A download is counted until its file stream is done (read to its end, or destroyed with the response when
  * the client goes away or is cut off; stream.finished calls back exactly once), and cut off when the client takes no
- * byte for `idleMs` or is not done after `sendMs`.
+ * byte for `downloadIdleMs` or is not done after `downloadSendMs`.
  */
-function download(ctx: Context, path: string): Readable {
-  if (DOWNLOADS.active >= DOWNLOADS.max) {
-    throw new HttpError(503, 'Downloads busy', `${DOWNLOADS.max} release files are being downloaded; retry shortly`, {}, { 'Retry-After': '5' });
+export class Downloads {
+  /** In progress now. */
+  active = 0;
+
+  constructor(private readonly limits: Limits) {}
+
+  start(ctx: Context, path: string): Readable {
+    const { downloadMax, downloadIdleMs, downloadSendMs } = this.limits;
+    if (this.active >= downloadMax) {
+      throw new HttpError(503, 'Downloads busy', `${downloadMax} release files are being downloaded; retry shortly`, {}, { 'Retry-After': '5' });
+    }
+    this.active++;
+    const file = createReadStream(path);
+    const cut = () => ctx.res.destroy();
+    const send = setTimeout(cut, downloadSendMs);
+    ctx.res.setTimeout(downloadIdleMs, cut);
+    finished(file, () => {
+      this.active--;
+      clearTimeout(send);
+    });
+    return file;
   }
-  DOWNLOADS.active++;
-  const file = createReadStream(path);
-  const cut = () => ctx.res.destroy();
-  const send = setTimeout(cut, DOWNLOADS.sendMs);
-  ctx.res.setTimeout(DOWNLOADS.idleMs, cut);
-  finished(file, () => {
-    DOWNLOADS.active--;
-    clearTimeout(send);
-  });
-  return file;
 }
 
 /**
@@ -177,7 +176,7 @@ async function releaseFile(ctx: Context): Promise<void> {
   ctx.type = path === 'manifest.json' ? 'application/json' : 'application/vnd.apache.parquet';
   if (path === 'manifest.json') ctx.body = manifestBytes;
   else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
-  else ctx.body = download(ctx, join(dir, path!));
+  else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!));
   ctx.length = bytes;
 }
 
