@@ -77,7 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** An OpenAI-compatible embeddings endpoint (README, Hybrid retrieval); null when EMBEDDING_URL is unset. */
+/** An OpenAI-compatible embeddings endpoint (docs/hybrid.md); null when EMBEDDING_URL is unset. */
 export interface EmbeddingSettings {
   url: string;
   model: string;
