@@ -1,5 +1,5 @@
 // The reference engine: SQLite FTS5 with bm25() over the same indexed page texts as the release, built from the
-// release's pages Parquet. Tokenizer as close to src/text/analysis.ts as FTS5 allows: porter over unicode61 with
+// release's pages Parquet. Tokenizer as close to core/text/analysis.ts as FTS5 allows: porter over unicode61 with
 // diacritics removed (digits are kept by unicode61), and digit groups joined in the text beforehand
 // (`$2,237,020` → `2237020`) as the analyser does. FTS5 keeps stopwords (in document length and as terms) and uses
 // idf = ln((N - n + 0.5) / (n + 0.5)) floored near zero where ours adds 1 inside log10, so common-term rankings differ.
@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { terms, words } from '../src/text/analysis.ts';
+import { terms, words } from '../core/text/analysis.ts';
 
 export type Fts = Database.Database;
 

@@ -1,7 +1,7 @@
 // The bench's query set, derived from the release itself (so it fits any scale, and the 4-meeting smoke corpus):
 // words and phrases taken from a fixed sample of page texts, classed by their document frequency in page_terms.
 import type { Release } from '../src/lake/release.ts';
-import { terms, words } from '../src/text/analysis.ts';
+import { terms, words } from '../core/text/analysis.ts';
 
 export interface SearchQuery { q: string; year?: number; kind?: 'agenda' | 'minutes' }
 export type SearchClass = 'rare term' | 'common term' | 'common multi-term' | 'quoted phrase' | 'file number' | 'year+kind filtered';

@@ -30,7 +30,7 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
 function inputKey(corpus: string): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(join(corpus, 'MANIFEST.tsv')));
-  for (const dir of ['pipelines', 'src/text']) hashTree(hash, join(ROOT, dir));
+  for (const dir of ['pipelines', 'core']) hashTree(hash, join(ROOT, dir));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
 import { readCorpus } from '../pipelines/sources.ts';
-import { parseQuery, terms } from '../src/text/analysis.ts';
+import { parseQuery, terms } from '../core/text/analysis.ts';
 import { CORPUS, expectRefusal, FIXTURE_LAKE, get, getValid, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();

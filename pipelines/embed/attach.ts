@@ -5,9 +5,9 @@
 import { cp, readFile, rm, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { embeddingFromEnv } from '../../src/config.ts';
-import { OpenAIEmbedder } from '../../src/embed/openai.ts';
-import type { Embedder } from '../../src/embed/provider.ts';
+import { embeddingFromEnv } from '../../core/config.ts';
+import { OpenAIEmbedder } from '../../core/embed/openai.ts';
+import type { Embedder } from '../../core/embed/provider.ts';
 import { publish, releaseIdOf, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from '../publish/release.ts';
 import { embedPages, type EmbedOptions, type EmbeddingManifest } from './stage.ts';
 import { sqlString } from '../publish/tables.ts';

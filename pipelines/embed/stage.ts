@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARRAY, DOUBLE, FLOAT, type DuckDBAppender, type DuckDBArrayType, type DuckDBConnection } from '@duckdb/node-api';
-import { LsaEmbedder, lsaTerms, trainLsa, type LsaModel, type LsaOptions } from '../../src/embed/lsa.ts';
-import type { Embedder } from '../../src/embed/provider.ts';
+import { LsaEmbedder, lsaTerms, trainLsa, type LsaModel, type LsaOptions } from '../../core/embed/lsa.ts';
+import type { Embedder } from '../../core/embed/provider.ts';
 import { copyOut, sqlString } from '../publish/tables.ts';
 import { stage } from '../progress.ts';
 

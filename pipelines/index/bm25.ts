@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ANALYSIS, terms } from '../../src/text/analysis.ts';
+import { ANALYSIS, terms } from '../../core/text/analysis.ts';
 import { AppendFile, closeAll } from '../publish/scratch.ts';
 import { copyOut, loadNdjson } from '../publish/tables.ts';
 

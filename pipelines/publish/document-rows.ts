@@ -1,7 +1,7 @@
 // One document's rows for every table (serialized as NDJSON) and its documents for every index collection (analysed):
 // the work of turning a document into release rows, done in the extraction threads so the build's main thread only
 // appends the results in corpus order.
-import { pageTitle } from '../../src/text/titles.ts';
+import { pageTitle } from '../../core/text/titles.ts';
 import type { PageText } from '../extract/pages.ts';
 import { EXTRACTOR } from '../extract/pdf.ts';
 import { analyse, type AnalysedDoc } from '../index/bm25.ts';

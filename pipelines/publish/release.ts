@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, open, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { ANALYSIS } from '../../src/text/analysis.ts';
+import { ANALYSIS } from '../../core/text/analysis.ts';
 import { processAlive } from '../lock.ts';
 
 export const SCHEMA_VERSION = '2.0.0';

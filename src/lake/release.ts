@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { ANALYSIS } from '../text/analysis.ts';
+import { ANALYSIS } from '../../core/text/analysis.ts';
 import { Pool, uncancelled } from './pool.ts';
 
 export interface ManifestFile { path: string; sha256: string; bytes: number; rows: number }
@@ -105,7 +105,7 @@ export class Release {
    */
   static async open(dir: string, settings: PoolSettings, hashed = false): Promise<Release> {
     const manifest = await readManifest(dir);
-    // Index and query must agree: a release analysed by another version of src/text/analysis.ts is not served.
+    // Index and query must agree: a release analysed by another version of core/text/analysis.ts is not served.
     const built = (manifest.analysis as { version?: string } | undefined)?.version;
     if (built !== ANALYSIS.version) throw new ReleaseRefused(manifest.releaseId, `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest, hashed);

@@ -2,7 +2,7 @@
 // the recorded position asked about, final-only, intents, and the search words that are left. Deterministic rules, no
 // model: every inferred filter is reported with the words it came from, so a reader can check it.
 import type { Supervisor } from '../queries/supervisors.ts';
-import { distance } from '../text/analysis.ts';
+import { distance } from '../../core/text/analysis.ts';
 
 /** A supervisor with the other spellings recorded for them. */
 export interface RosterEntry extends Supervisor {

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { quote, type Release } from '../lake/release.ts';
-import { parseQuery, type ParsedQuery } from '../text/analysis.ts';
+import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
 
 export type Collection = 'page' | 'item' | 'comment';
 

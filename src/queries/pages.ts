@@ -5,7 +5,7 @@ import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
 import { yearOfId } from './ids.ts';
-import { pageTitle } from '../text/titles.ts';
+import { pageTitle } from '../../core/text/titles.ts';
 import { hybridRank, type Retrieval } from './vectors.ts';
 
 export interface PageSearchParams {

@@ -1,5 +1,5 @@
 // A snippet: the stretch of text holding the most distinct query terms, matched words marked **like this**.
-import { tokenTerms } from '../text/analysis.ts';
+import { tokenTerms } from '../../core/text/analysis.ts';
 
 const WINDOW = 32;
 /** Windows start every STEP tokens. */

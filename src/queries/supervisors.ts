@@ -2,7 +2,7 @@
 // or a 400 that lists the candidates (ambiguous) or the closest recorded names (unknown).
 import type { Release } from '../lake/release.ts';
 import { BadRequest } from '../http/errors.ts';
-import { distance, normalize } from '../text/analysis.ts';
+import { distance, normalize } from '../../core/text/analysis.ts';
 
 export interface Supervisor {
   id: string;

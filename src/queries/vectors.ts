@@ -12,12 +12,12 @@
 // (no vectors, no or another endpoint, an endpoint error or timeout, a query the model has no words for) answers
 // lexically with `fallbackReason` saying which; it is never an error.
 import { ARRAY, arrayValue, FLOAT, type DuckDBValue } from '@duckdb/node-api';
-import { embeddingFromEnv, type EmbeddingSettings } from '../config.ts';
-import { LsaEmbedder, type TermRow } from '../embed/lsa.ts';
-import { OpenAIEmbedder } from '../embed/openai.ts';
-import { EmbeddingError, isZero, type Embedder } from '../embed/provider.ts';
+import { embeddingFromEnv, type EmbeddingSettings } from '../../core/config.ts';
+import { LsaEmbedder, type TermRow } from '../../core/embed/lsa.ts';
+import { OpenAIEmbedder } from '../../core/embed/openai.ts';
+import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
 import type { Release } from '../lake/release.ts';
-import type { ParsedQuery } from '../text/analysis.ts';
+import type { ParsedQuery } from '../../core/text/analysis.ts';
 import type { YearRange } from './pages.ts';
 
 export const RRF_K = 60;

@@ -1,4 +1,4 @@
-// The built-in embedder: latent semantic analysis. TF-IDF over the release's analysed terms (src/text/analysis.ts,
+// The built-in embedder: latent semantic analysis. TF-IDF over the release's analysed terms (core/text/analysis.ts,
 // the same terms BM25 indexes) reduced to `dim` dimensions by a truncated SVD, computed with the randomized range
 // finder of Halko, Martinsson & Tropp (2011): a seeded Gaussian test matrix, `oversample` extra columns and
 // `powerIterations` power iterations, then the exact SVD of the small projected matrix (Jacobi eigensolver on B·Bᵀ).
