@@ -71,7 +71,7 @@ export async function judgedMetrics(baseUrl: string, queries: JudgedQuery[] = lo
 
 function codeHash(): string {
   const hash = createHash('sha256');
-  for (const dir of ['core/embed', 'pipelines/embed', 'pipelines/publish']) {
+  for (const dir of ['core/embed', 'pipelines/embed', 'pipelines/publish', 'pipelines/store']) {
     for (const name of readdirSync(join(ROOT, dir)).sort()) {
       const p = join(ROOT, dir, name);
       if (statSync(p).isFile()) hash.update(name).update(readFileSync(p));

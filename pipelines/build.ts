@@ -14,16 +14,16 @@ import { stage } from './progress.ts';
 import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
 import { currentReleaseId, listFiles, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from './publish/release.ts';
-import { COLLECTIONS } from './publish/document-rows.ts';
-import { RowFiles } from './publish/row-files.ts';
-import { readNdjson } from './publish/scratch.ts';
-import { copyOut, dropTables, loadNdjson, ndjsonQuery, sqlString } from './publish/tables.ts';
+import { COLLECTIONS } from './document/rows.ts';
+import { RowFiles } from './store/row-files.ts';
+import { readNdjson } from './store/scratch.ts';
+import { copyOut, dropTables, loadNdjson, ndjsonQuery, sqlString } from './store/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../core/config.ts';
 import { OpenAIEmbedder } from '../core/embed/openai.ts';
 import { embedPages, type PageInput } from './embed/stage.ts';
 import { loadRoster } from './enrich/supervisors.ts';
-import { COLUMNS, supervisorRow, type Table } from './publish/rows.ts';
+import { COLUMNS, supervisorRow, type Table } from './document/table-rows.ts';
 
 export interface BuildOptions {
   corpus: string;

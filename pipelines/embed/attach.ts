@@ -10,7 +10,7 @@ import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
 import { publish, releaseIdOf, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from '../publish/release.ts';
 import { embedPages, type EmbedOptions, type EmbeddingManifest } from './stage.ts';
-import { sqlString } from '../publish/tables.ts';
+import { sqlString } from '../store/tables.ts';
 
 export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingManifest; ms: number }
 

@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARRAY, DOUBLE, FLOAT, type DuckDBAppender, type DuckDBArrayType, type DuckDBConnection } from '@duckdb/node-api';
-import { LsaEmbedder, lsaTerms, trainLsa, type LsaModel, type LsaOptions } from '../../core/embed/lsa.ts';
+import { LsaEmbedder, lsaTerms, type LsaModel, type LsaOptions } from '../../core/embed/lsa.ts';
+import { trainLsa } from './lsa-train.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
-import { copyOut, sqlString } from '../publish/tables.ts';
+import { copyOut, sqlString } from '../store/tables.ts';
 import { stage } from '../progress.ts';
 
 export const WINDOW = { words: 300, overlap: 50 } as const;

@@ -1,12 +1,12 @@
 // Documents read in worker threads: each thread loads pdf.js (legacy build) once and reads whole documents, one at a
 // time, handed out in order to whichever thread is free: extracts the text, checks it against the source, and turns it
-// into the document's rows (publish/document-rows.ts). Results are yielded in document order, so the output (and the
+// into the document's rows (document/rows.ts). Results are yielded in document order, so the output (and the
 // order of any error reported from it) does not depend on which thread finished first; at most a small window of
 // documents runs ahead of the consumer, so memory stays flat however many documents there are.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { loadRoster } from '../enrich/supervisors.ts';
-import { documentRows, type DocumentRows } from '../publish/document-rows.ts';
+import { documentRows, type DocumentRows } from '../document/rows.ts';
 import type { SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
 import { cachedPages } from './cache.ts';

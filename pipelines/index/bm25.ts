@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ANALYSIS, terms } from '../../core/text/analysis.ts';
-import { AppendFile, closeAll } from '../publish/scratch.ts';
-import { copyOut, loadNdjson } from '../publish/tables.ts';
+import { AppendFile, closeAll } from '../store/scratch.ts';
+import { copyOut, loadNdjson } from '../store/tables.ts';
 
 /**
  * Postings per part file (`<name>_postings/part=N/`, a contiguous range of terms; `<name>_terms.part` says which):

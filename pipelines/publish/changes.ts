@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { copyOut, sqlString } from './tables.ts';
+import { copyOut, sqlString } from '../store/tables.ts';
 
 /** The snapshot entities: API name, lake table, key column. The order is the order of a release's new changes. */
 export const ENTITIES = [

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadRoster, loadTemplates } from './data.ts';
+import type { ManifestRow } from './manifest-row.ts';
 import { type Inputs, type MeetingSlot, planMeeting } from './meeting.ts';
 import { renderAgenda, renderMinutes } from './render.ts';
 import { schedule, spread } from './schedule.ts';
@@ -24,8 +25,6 @@ export interface Options {
   workers?: number;
   onProgress?: (done: number, total: number) => void;
 }
-
-export interface ManifestRow { file: string; meeting_date: string; kind: 'agenda' | 'minutes'; pages: number; bytes: number; sha256: string; official_url: string; archive_url: string; synthetic: 'true' }
 
 export interface Summary { meetings: number; documents: number; pages: number; bytes: number; seconds: number; dest: string }
 

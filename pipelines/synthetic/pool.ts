@@ -1,7 +1,7 @@
 // Worker threads for the generator: meetings are dealt round-robin to `workers` threads, each of which loads the
 // inputs once and renders its meetings into the shared folder, reporting one message per meeting.
 import { Worker } from 'node:worker_threads';
-import type { ManifestRow } from './generate.ts';
+import type { ManifestRow } from './manifest-row.ts';
 import type { MeetingSlot } from './meeting.ts';
 
 export interface PoolJob { seed: string; slots: MeetingSlot[]; pdfDir: string; workers: number; onMeeting: () => void }

@@ -8,7 +8,7 @@ import { analyse, type AnalysedDoc } from '../index/bm25.ts';
 import { parseDocument } from '../parse/document.ts';
 import type { Problem, SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
-import { commentRow, COLUMNS, itemRow, positionRow, problemRow, rollCallRow, type Table } from './rows.ts';
+import { commentRow, COLUMNS, itemRow, positionRow, problemRow, rollCallRow, type Table } from './table-rows.ts';
 
 export const COLLECTIONS = ['page', 'item', 'comment'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
