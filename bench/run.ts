@@ -24,7 +24,7 @@ import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
 import { formatJudged, judgedLake, judgedMetrics, type JudgedResult } from './judged.ts';
 import { start } from '../src/server.ts';
-import { interpret } from '../src/nl/interpret.ts';
+import { interpret } from '../src/queries/interpret.ts';
 import { testConfig } from '../test/fixture.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

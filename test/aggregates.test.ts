@@ -190,7 +190,7 @@ t.test('the OpenAPI document lists the answer endpoints with their schemas', asy
 
 t.test('each release decides its housing files once, in its own DuckDB instance', async (t) => {
   const { Release } = await import('../src/lake/release.ts');
-  const { housingAggregate } = await import('../src/queries/housing.ts');
+  const { housingAggregate } = await import('../src/queries/aggregates/housing.ts');
   const { Urls } = await import('../src/http/urls.ts');
   const settings = { poolSize: 2, queueLimit: 10, queryTimeoutMs: 30_000 };
   const [a, b] = [await Release.open(lake, settings), await Release.open(lake, settings)];

@@ -2,12 +2,12 @@
 // searches concurrently with the existing query functions, and say in `guidance` how to read what came back.
 import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
-import { interpret, MAX_YEAR, MIN_YEAR, type Interpreted, type RosterEntry } from '../nl/interpret.ts';
+import { interpret, MAX_YEAR, MIN_YEAR, type Interpreted, type RosterEntry } from './interpret.ts';
 import { searchComments } from './comments.ts';
 import { searchItems } from './items.ts';
 import { searchPages } from './pages.ts';
 import { describeSupervisor } from './supervisors.ts';
-import { INTERPRETATION_LIMITS } from './votes.ts';
+import { INTERPRETATION_LIMITS } from './aggregates/votes.ts';
 
 const LIMIT = 10;
 

@@ -3,7 +3,7 @@ import { getComment, searchComments, type CommentSearchParams } from '../../quer
 import { getItem, searchItems, type ItemSearchParams } from '../../queries/items.ts';
 import { getPage, searchPages } from '../../queries/pages.ts';
 import { notFound } from '../errors.ts';
-import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../markdown.ts';
+import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../../render/markdown/records.ts';
 import type { Endpoint } from '../endpoints.ts';
 import type { Release } from '../../lake/release.ts';
 import { unifiedSearch, type UnifiedParams } from '../../queries/unified.ts';

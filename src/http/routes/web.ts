@@ -5,16 +5,16 @@ import type { State } from '../app.ts';
 import type { RawRoute } from '../endpoints.ts';
 import { HttpError } from '../errors.ts';
 import { readParams } from '../params.ts';
-import { pageHtml, resultsHtml, type Form } from '../../web/page.ts';
-import type { ProblemBody } from '../../web/types.ts';
+import { pageHtml, resultsHtml, type Form } from '../../render/html/page.ts';
+import type { ProblemBody } from '../../render/html/types.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
 import { search } from './records.ts';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const ASSETS: Record<string, { type: string; body: string }> = {
-  'app.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../web/assets/app.css', import.meta.url), 'utf8') },
-  'app.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('../../web/assets/app.js', import.meta.url), 'utf8') },
+  'app.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../render/html/assets/app.css', import.meta.url), 'utf8') },
+  'app.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('../../render/html/assets/app.js', import.meta.url), 'utf8') },
 };
 
 const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')).trim();

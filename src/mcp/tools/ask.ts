@@ -1,5 +1,5 @@
 // ask: GET /api/query (the evidence bundle for a whole question) as a tool.
-import { evidenceMarkdown } from '../../http/markdown-answers.ts';
+import { evidenceMarkdown } from '../../render/markdown/answers.ts';
 import { evidenceBundle } from '../../queries/evidence.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import type { Tool } from '../tool.ts';

@@ -1,7 +1,7 @@
 // get_record: one page, legislative item or public comment with its evidence, by id or by its transcriptUrl or
 // markdownUrl (GET /api/pages/:id, /api/items/:id, /api/comments/:id as one tool).
 import { BadRequest, notFound } from '../../http/errors.ts';
-import { commentMarkdown, itemMarkdown, pageMarkdown } from '../../http/markdown.ts';
+import { commentMarkdown, itemMarkdown, pageMarkdown } from '../../render/markdown/records.ts';
 import { getComment } from '../../queries/comments.ts';
 import { getItem } from '../../queries/items.ts';
 import { getPage } from '../../queries/pages.ts';

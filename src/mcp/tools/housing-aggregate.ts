@@ -1,7 +1,7 @@
 // housing_aggregate: GET /api/aggregates/housing as a tool.
-import { housingAggregateMarkdown } from '../../http/markdown-answers.ts';
-import { housingAggregate as query } from '../../queries/housing.ts';
-import type { AggregateParams } from '../../queries/votes.ts';
+import { housingAggregateMarkdown } from '../../render/markdown/answers.ts';
+import { housingAggregate as query } from '../../queries/aggregates/housing.ts';
+import type { AggregateParams } from '../../queries/aggregates/votes.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import type { Tool } from '../tool.ts';
 

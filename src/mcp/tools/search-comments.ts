@@ -1,5 +1,5 @@
 // search_public_comments: GET /api/comments as a tool.
-import { commentsMarkdown } from '../../http/markdown.ts';
+import { commentsMarkdown } from '../../render/markdown/records.ts';
 import { searchComments as query, type CommentSearchParams } from '../../queries/comments.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import type { Tool } from '../tool.ts';

@@ -1,5 +1,5 @@
 // search_items: GET /api/items as a tool.
-import { itemsMarkdown } from '../../http/markdown.ts';
+import { itemsMarkdown } from '../../render/markdown/records.ts';
 import { searchItems as query, type ItemSearchParams } from '../../queries/items.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import type { Tool } from '../tool.ts';

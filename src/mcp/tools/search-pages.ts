@@ -1,5 +1,5 @@
 // search_pages: GET /api/search as a tool.
-import { searchMarkdown } from '../../http/markdown.ts';
+import { searchMarkdown } from '../../render/markdown/records.ts';
 import { search } from '../../http/routes/records.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';

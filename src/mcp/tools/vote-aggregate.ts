@@ -1,6 +1,6 @@
 // vote_aggregate: GET /api/aggregates/votes as a tool.
-import { votesAggregateMarkdown } from '../../http/markdown-answers.ts';
-import { votesAggregate, type VotesParams } from '../../queries/votes.ts';
+import { votesAggregateMarkdown } from '../../render/markdown/answers.ts';
+import { votesAggregate, type VotesParams } from '../../queries/aggregates/votes.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import type { Tool } from '../tool.ts';
 

@@ -1,7 +1,7 @@
 // A whole question → the filters it implies (spec 2.1 `interpretation`): years, the supervisor named (date-aware),
 // the recorded position asked about, final-only, intents, and the search words that are left. Deterministic rules, no
 // model: every inferred filter is reported with the words it came from, so a reader can check it.
-import type { Supervisor } from '../queries/supervisors.ts';
+import type { Supervisor } from './supervisors.ts';
 import { distance } from '../../core/text/analysis.ts';
 
 /** A supervisor with the other spellings recorded for them. */

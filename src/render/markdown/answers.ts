@@ -1,6 +1,6 @@
 // Markdown for the answer endpoints (aggregates, evidence bundle): headings per section, one line per record with its
 // citation links, the rules and limits written out, so a language model can read and cite them.
-import { filtersLine, links, oneLine, plain, rollCallLines } from './markdown.ts';
+import { filtersLine, links, oneLine, plain, rollCallLines } from './records.ts';
 
 type AnyRecord = Record<string, any>;
 
