@@ -1,29 +1,30 @@
 // `make lake [CORPUS=dir]`: the stages in order, from source PDFs to a published release.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
+import { sqlString } from '../core/sql.ts';
 import { ANALYSIS } from '../core/text/analysis.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
 import { readDocuments } from './extract/pool.ts';
 import { writeBm25 } from './index/bm25.ts';
 import { LockHeld, takeLock } from './lock.ts';
 import { stage } from './progress.ts';
-import { writeChanges, type ChangeCounts, type PreviousRelease } from './publish/changes.ts';
+import { writeChanges, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
-import { currentReleaseId, listFiles, prune, publish, releaseIdOf, SCHEMA_VERSION, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from './publish/release.ts';
-import { COLLECTIONS } from './document/rows.ts';
+import { currentReleaseId, listFiles, prune, publish, releaseIdOf, stagingDir, writeJson } from './publish/release.ts';
 import { RowFiles } from './store/row-files.ts';
 import { readNdjson } from './store/scratch.ts';
-import { copyOut, dropTables, loadNdjson, ndjsonQuery, sqlString } from './store/tables.ts';
+import { copyOut, dropTables, loadNdjson, ndjsonQuery } from './store/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../core/config.ts';
 import { OpenAIEmbedder } from '../core/embed/openai.ts';
 import { embedPages, type PageInput } from './embed/stage.ts';
 import { loadRoster } from './enrich/supervisors.ts';
-import { COLUMNS, supervisorRow, type Table } from './document/table-rows.ts';
+import { supervisorRow } from './document/table-rows.ts';
 
 export interface BuildOptions {
   corpus: string;
@@ -71,22 +72,26 @@ async function readAll(sources: SourceDocument[], out: RowFiles, cacheDir: strin
     + `${out.count('positions')} positions, ${out.count('comments')} comments, ${out.count('problems')} problems`);
 }
 
-/** Parser version: the hash of the parse and enrich code and the supervisor roster (reported per document in /api/quality). */
+/**
+ * Parser version: the hash of the parse and enrich code, the supervisor roster and the id formats (reported per
+ * document in /api/quality).
+ */
 export const PARSER = (() => {
   const root = dirname(fileURLToPath(import.meta.url));
   const hash = createHash('sha256');
   for (const dir of ['parse', 'enrich', 'data']) {
     for (const name of readdirSync(join(root, dir)).sort()) hash.update(name).update(readFileSync(join(root, dir, name)));
   }
+  for (const file of ['../core/lake/ids.ts']) hash.update(file).update(readFileSync(join(root, file)));
   return `board-records-parse/${hash.digest('hex').slice(0, 12)}`;
 })();
 
 /** The release `id` (the lake's current one when the build began), when it can be diffed against (its manifest readable). */
-async function previousRelease(lake: string, id: string | null): Promise<(PreviousRelease & { files: FileEntry[] }) | null> {
-  const dir = id ? join(lake, 'releases', id) : null;
-  if (!dir || !existsSync(join(dir, 'manifest.json'))) return null;
-  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-  const files = Object.values(manifest.tables as Record<string, { files: FileEntry[] }>).flatMap((t) => t.files);
+async function previousRelease(lake: string, id: string | null): Promise<(PreviousRelease & { files: ManifestFile[] }) | null> {
+  const dir = id ? releaseDir(lake, id) : null;
+  if (!dir || !existsSync(join(dir, MANIFEST_FILE))) return null;
+  const manifest = await readManifest(dir);
+  const files = Object.values(manifest.tables).flatMap((t) => t.files);
   return { id: manifest.releaseId, createdAt: manifest.createdAt, dir, files };
 }
 
@@ -161,14 +166,14 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const changes = await writeChanges(db, previous, staged);
     await dropTables(db); // written out: the index stage needs the memory
     bar?.tick();
-    await mkdir(join(staged, 'index'), { recursive: true });
+    await mkdir(join(staged, INDEX_DIR), { recursive: true });
     for (const name of COLLECTIONS) {
-      await writeBm25(db, rowFiles.indexes[name], join(staged, 'index'), opts.postingsPerPart);
+      await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);
       bar?.tick();
     }
     await rm(scratch, { recursive: true, force: true });
 
-    const files: FileEntry[] = [];
+    const files: ManifestFile[] = [];
     for (const path of await listFiles(staged)) {
       const rel = relative(staged, path);
       const rows = path.endsWith('.parquet') ? Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(path)})`)).getRows()[0][0]) : 0;
@@ -179,7 +184,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     instance.closeSync();
 
     // Same data as the current release (the change log aside): nothing to publish.
-    const dataOf = (fs: FileEntry[]) => fs.filter((f) => f.path !== 'changes.parquet').map((f) => `${f.path}\t${f.sha256}`).sort().join('\n');
+    const dataOf = (fs: ManifestFile[]) => fs.filter((f) => f.path !== 'changes.parquet').map((f) => `${f.path}\t${f.sha256}`).sort().join('\n');
     // `lake/current` is left as it is, even if someone else moved it meanwhile.
     if (previous && dataOf(files) === dataOf(previous.files)) {
       await rm(staged, { recursive: true, force: true });
@@ -188,7 +193,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     }
     const releaseId = releaseIdOf(files);
     const createdAt = opts.createdAt ?? (process.env.SOURCE_DATE_EPOCH ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000).toISOString() : new Date().toISOString());
-    await writeJson(join(staged, 'manifest.json'), {
+    const manifest: Manifest = {
       schemaVersion: SCHEMA_VERSION,
       releaseId,
       createdAt,
@@ -202,7 +207,8 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       embeddings,
       tables: tablesOf(files),
       problems: Object.fromEntries([...rowFiles.problemKinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-    });
+    };
+    await writeJson(join(staged, MANIFEST_FILE), manifest);
     const now = await currentReleaseId(opts.lake);
     if ((opts.makeCurrent ?? true) && now !== startId) {
       throw new LakeChanged(`lake/current moved from ${startId ?? 'nothing'} to ${now ?? 'nothing'} during the build; nothing was published (run the build again to diff against ${now ?? 'nothing'})`);
@@ -210,7 +216,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const published = await publish(opts.lake, staged, releaseId, opts.makeCurrent ?? true);
     await prune(opts.lake, opts.keep ?? 3);
     log(`release ${releaseId}: ${published ? 'published' : 'unchanged (already built)'}${opts.makeCurrent === false ? '' : ', now current'}; changes: ${changes.insert} inserted, ${changes.update} updated, ${changes.delete} deleted`);
-    return { releaseId, published, dir: join(opts.lake, 'releases', releaseId), documents: sources.length, pages: rowFiles.count('pages'), changes };
+    return { releaseId, published, dir: releaseDir(opts.lake, releaseId), documents: sources.length, pages: rowFiles.count('pages'), changes };
   } catch (e) {
     await rm(staged, { recursive: true, force: true });
     throw e;

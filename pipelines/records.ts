@@ -1,13 +1,11 @@
 // The record types the pipeline derives from documents; each becomes a table of the release (see lake/README.md).
 // Ids are derived from what a record is (meeting, document kind, page, file number, place in the document), never from
 // build order, so they stay stable across releases.
-import type { DocumentKind } from './sources.ts';
+import type { DocumentKind, Position } from '../core/lake/format.ts';
 
 export type ActionType =
   | 'final-passage' | 'first-reading' | 'adoption' | 'approval' | 'amendment' | 'continuance'
   | 'referral' | 'tabling' | 'rejection' | 'rescission' | 'other';
-
-export type Position = 'aye' | 'no' | 'absent' | 'excused';
 
 export type AmountQualifier = 'not-to-exceed' | 'increase' | 'decrease' | 'appropriation' | 'revenue' | 'stated';
 

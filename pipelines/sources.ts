@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-
-export type DocumentKind = 'agenda' | 'minutes';
+import type { DocumentKind } from '../core/lake/format.ts';
+import { documentId } from '../core/lake/ids.ts';
 
 export interface SourceDocument {
   /** Stable id: meeting date and kind, e.g. `2016-11-01-minutes`. */
@@ -29,10 +29,6 @@ export class SourceError extends Error {
 export const OFFICIAL_BASE = 'https://sfbos.org/sites/default/files/';
 
 const FILE_NAME = /^bag(\d{2})(\d{2})(\d{2})_(agenda|minutes)(_synthetic)?\.pdf$/i;
-
-export function documentId(meetingDate: string, kind: DocumentKind): string {
-  return `${meetingDate}-${kind}`;
-}
 
 /** `bag110116_minutes.pdf` → 2016-11-01, minutes. Two-digit years are 20YY (the archive starts in 2012). */
 export function parseFileName(name: string): { meetingDate: string; kind: DocumentKind; synthetic: boolean } | null {

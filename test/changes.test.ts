@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { sha256Of } from '../pipelines/publish/release.ts';
+import { sha256Of } from '../core/lake/format.ts';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
 import { get, schemaErrors, testConfig } from './fixture.ts';

@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
+import { sha256Of } from '../core/lake/format.ts';
+import { listFiles } from '../pipelines/publish/release.ts';
 import { createApp } from '../src/http/app.ts';
 import { cancelledBy, QueryTimeout } from '../src/lake/pool.ts';
 import { Release } from '../src/lake/release.ts';

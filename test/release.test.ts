@@ -10,7 +10,8 @@ import { buildRelease } from '../pipelines/build.ts';
 import { judge } from '../pipelines/extract/pages.ts';
 import { Release } from '../src/lake/release.ts';
 import { loadLegislativeFiles } from '../pipelines/publish/legislative-files.ts';
-import { listFiles, sha256Of } from '../pipelines/publish/release.ts';
+import { sha256Of } from '../core/lake/format.ts';
+import { listFiles } from '../pipelines/publish/release.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');

@@ -1,6 +1,8 @@
 // One document's rows for every table (serialized as NDJSON) and its documents for every index collection (analysed):
 // the work of turning a document into release rows, done in the extraction threads so the build's main thread only
 // appends the results in corpus order.
+import { COLUMNS, type Collection, type Table } from '../../core/lake/format.ts';
+import { officialPageUrl, pageId } from '../../core/lake/ids.ts';
 import { pageTitle } from '../../core/text/titles.ts';
 import type { PageText } from '../extract/pages.ts';
 import { EXTRACTOR } from '../extract/pdf.ts';
@@ -8,10 +10,7 @@ import { analyse, type AnalysedDoc } from '../index/bm25.ts';
 import { parseDocument } from '../parse/document.ts';
 import type { Problem, SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
-import { commentRow, COLUMNS, itemRow, positionRow, problemRow, rollCallRow, type Table } from './table-rows.ts';
-
-export const COLLECTIONS = ['page', 'item', 'comment'] as const;
-export type Collection = (typeof COLLECTIONS)[number];
+import { commentRow, itemRow, positionRow, problemRow, rollCallRow } from './table-rows.ts';
 
 export interface DocumentRows {
   /** Each table's rows, one JSON line each. */
@@ -31,10 +30,6 @@ function documentTitle(source: SourceDocument, pages: PageText[]): string {
   const header = pages.find((p) => p.header)?.header.split(/\s{2,}/)[0];
   const name = header && /board of supervisors/i.test(header) ? header : `Board of Supervisors Meeting ${source.kind === 'minutes' ? 'Minutes' : 'Agenda'}`;
   return `${name}, ${longDate(source.meetingDate)}${source.synthetic ? ' (synthetic)' : ''}`;
-}
-
-export function pageId(documentId: string, page: number): string {
-  return `${documentId}-p${page}`;
 }
 
 export function documentRows(s: SourceDocument, pages: PageText[], roster: SupervisorRecord[]): DocumentRows {
@@ -64,7 +59,7 @@ export function documentRows(s: SourceDocument, pages: PageText[], roster: Super
     const row = {
       page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year,
       kind: s.kind, page: p.page, title: pageTitle(title, p.page), header: p.header, footer: p.footer,
-      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: `${s.officialUrl}#page=${p.page}`,
+      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: officialPageUrl(s.officialUrl, p.page),
     };
     write('pages', row);
     if (row.indexed) indexes.page.push(analyse({ doc_id: row.page_id, year, kind: s.kind, text: row.text }));

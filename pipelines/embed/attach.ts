@@ -2,32 +2,33 @@
 // old release's files are copied, `embedPages` runs over its pages, and the manifest gains the two tables and its
 // `embeddings` entry. Used by the tests and the judged benchmark, and by hand on a lake built before the stage was
 // wired into build.ts: `node --import tsx pipelines/embed/attach.ts [lake]` (EMBEDDING_URL/EMBEDDING_MODEL for an endpoint).
-import { cp, readFile, rm, stat } from 'node:fs/promises';
+import { cp, rm, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { embeddingFromEnv } from '../../core/config.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
-import { publish, releaseIdOf, sha256Of, stagingDir, tablesOf, writeJson, type FileEntry } from '../publish/release.ts';
-import { embedPages, type EmbedOptions, type EmbeddingManifest } from './stage.ts';
-import { sqlString } from '../store/tables.ts';
+import { currentLink, MANIFEST_FILE, readManifest, releaseDir, sha256Of, tablesOf, type EmbeddingsEntry, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
+import { sqlString } from '../../core/sql.ts';
+import { publish, releaseIdOf, stagingDir, writeJson } from '../publish/release.ts';
+import { embedPages, type EmbedOptions } from './stage.ts';
 
-export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingManifest; ms: number }
+export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingsEntry; ms: number }
 
-export async function attachEmbeddings(releaseDir: string, lake: string, opts: EmbedOptions & { makeCurrent?: boolean } = {}): Promise<Attached> {
+export async function attachEmbeddings(source: string, lake: string, opts: EmbedOptions & { makeCurrent?: boolean } = {}): Promise<Attached> {
   const started = performance.now();
-  const manifest = JSON.parse(await readFile(join(releaseDir, 'manifest.json'), 'utf8'));
+  const manifest = await readManifest(source);
   const staged = await stagingDir(lake);
   try {
-    for (const [name, t] of Object.entries(manifest.tables as Record<string, { files: FileEntry[] }>)) {
+    for (const [name, t] of Object.entries(manifest.tables)) {
       if (name === 'page_embeddings' || name === 'embedding_terms') continue;
-      for (const f of t.files) await cp(join(releaseDir, f.path), join(staged, f.path), { recursive: true });
+      for (const f of t.files) await cp(join(source, f.path), join(staged, f.path), { recursive: true });
     }
     const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
     const db = await instance.connect();
-    const pages = (await db.runAndReadAll(`SELECT page_id, year::INTEGER AS year, kind, text, indexed FROM read_parquet(${sqlString(join(releaseDir, 'pages', '*', '*.parquet'))}, hive_partitioning = true) ORDER BY page_id`)).getRowObjectsJson() as never[];
+    const pages = (await db.runAndReadAll(`SELECT page_id, year::INTEGER AS year, kind, text, indexed FROM read_parquet(${sqlString(join(source, 'pages', '*', '*.parquet'))}, hive_partitioning = true) ORDER BY page_id`)).getRowObjectsJson() as never[];
     const embeddings = await embedPages(db, staged, pages, opts);
-    const files: FileEntry[] = Object.values(manifest.tables as Record<string, { files: FileEntry[] }>).flatMap((t) => t.files)
+    const files: ManifestFile[] = Object.values(manifest.tables).flatMap((t) => t.files)
       .filter((f) => !/^(page_embeddings|embedding_terms)\.parquet$/.test(f.path));
     for (const name of ['page_embeddings', 'embedding_terms']) {
       const path = join(staged, `${name}.parquet`);
@@ -38,9 +39,9 @@ export async function attachEmbeddings(releaseDir: string, lake: string, opts: E
     db.closeSync();
     instance.closeSync();
     const releaseId = releaseIdOf(files);
-    await writeJson(join(staged, 'manifest.json'), { ...manifest, releaseId, embeddings, tables: tablesOf(files) });
+    await writeJson(join(staged, MANIFEST_FILE), { ...manifest, releaseId, embeddings, tables: tablesOf(files) } satisfies Manifest);
     await publish(lake, staged, releaseId, opts.makeCurrent ?? true);
-    return { releaseId, dir: join(lake, 'releases', releaseId), embeddings, ms: performance.now() - started };
+    return { releaseId, dir: releaseDir(lake, releaseId), embeddings, ms: performance.now() - started };
   } catch (e) {
     await rm(staged, { recursive: true, force: true });
     throw e;
@@ -51,7 +52,7 @@ if (process.argv[1]?.endsWith('pipelines/embed/attach.ts')) {
   const lake = resolve(process.argv[2] || process.env.LAKE || 'lake');
   const settings = embeddingFromEnv(process.env);
   const provider: Embedder | null = settings ? new OpenAIEmbedder(settings) : null;
-  const current = join(lake, 'current');
+  const current = currentLink(lake);
   attachEmbeddings(current, lake, { provider, previousReleaseDir: current })
     .then((r) => process.stderr.write(`release ${r.releaseId}: ${r.embeddings.model}, ${r.embeddings.passages} passages (${r.embeddings.reused} reused) in ${Math.round(r.ms)} ms, now current\n`))
     .catch((e) => { process.stderr.write(`embed: ${(e as Error).stack}\n`); process.exit(1); });

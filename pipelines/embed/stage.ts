@@ -4,32 +4,20 @@
 // hash, same model) are copied, not recomputed. The built-in LSA model is kept from the previous release while at most
 // `retrainShare` of the passages are new (new passages are folded in), and retrained on the whole corpus otherwise.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARRAY, DOUBLE, FLOAT, type DuckDBAppender, type DuckDBArrayType, type DuckDBConnection } from '@duckdb/node-api';
 import { LsaEmbedder, lsaTerms, type LsaModel, type LsaOptions } from '../../core/embed/lsa.ts';
 import { trainLsa } from './lsa-train.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
-import { copyOut, sqlString } from '../store/tables.ts';
+import { MANIFEST_FILE, readManifest, type EmbeddingsEntry } from '../../core/lake/format.ts';
+import { sqlString } from '../../core/sql.ts';
+import { copyOut } from '../store/tables.ts';
 import { stage } from '../progress.ts';
 
 export const WINDOW = { words: 300, overlap: 50 } as const;
 /** Training sample cap: larger corpora train on this many passages, chosen by content hash (deterministic). */
 const MAX_TRAINING_PASSAGES = 20000;
-
-export interface EmbeddingManifest {
-  model: string;
-  provider: 'lsa' | 'openai-compatible';
-  dim: number;
-  table: 'page_embeddings';
-  pages: number;
-  passages: number;
-  embedded: number;
-  reused: number;
-  window: { words: number; overlap: number };
-  /** The built-in model: its parameters and vocabulary size (the terms are in `embedding_terms`). */
-  lsa?: LsaModel['params'] & { terms: number };
-}
 
 export interface PageInput { page_id: string; year: number; kind: string; text: string; indexed: boolean }
 
@@ -69,13 +57,13 @@ export function passagesOf(page: PageInput): Passage[] {
  * the reused rows are filled in by one join (`fillReused`): held in JavaScript, they were a second copy of every vector,
  * growing with the corpus.
  */
-interface Previous { manifest: EmbeddingManifest; hashes: Set<string>; dir: string }
+interface Previous { manifest: EmbeddingsEntry; hashes: Set<string>; dir: string }
 
 const vectorsFile = (dir: string) => join(dir, 'page_embeddings.parquet');
 
 async function readPrevious(db: DuckDBConnection, dir: string | null | undefined): Promise<Previous | null> {
-  if (!dir || !existsSync(join(dir, 'manifest.json')) || !existsSync(vectorsFile(dir))) return null;
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')).embeddings as EmbeddingManifest | undefined;
+  if (!dir || !existsSync(join(dir, MANIFEST_FILE)) || !existsSync(vectorsFile(dir))) return null;
+  const manifest = (await readManifest(dir)).embeddings;
   if (!manifest) return null;
   const hashes = new Set<string>();
   const result = await db.stream(`SELECT DISTINCT content_hash FROM read_parquet(${sqlString(vectorsFile(dir))})`);
@@ -144,7 +132,7 @@ class TrainingSample {
  * `<stagedDir>/embedding_terms.parquet`); returns the manifest's `embeddings` entry. Holds the passages' vectors in
  * DuckDB and at most the training sample's texts in memory, not the pages.
  */
-export async function embedPages(db: DuckDBConnection, stagedDir: string, pages: PageSource, opts: EmbedOptions = {}): Promise<EmbeddingManifest> {
+export async function embedPages(db: DuckDBConnection, stagedDir: string, pages: PageSource, opts: EmbedOptions = {}): Promise<EmbeddingsEntry> {
   const previous = await readPrevious(db, opts.previousReleaseDir);
   const isNew = (p: Passage) => !previous?.hashes.has(p.hash);
   let count = 0;

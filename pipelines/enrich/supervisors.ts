@@ -4,13 +4,10 @@
 // whole surname (case-insensitive): a near miss is never "corrected" into a neighbour.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { supervisorId } from '../../core/lake/ids.ts';
 import type { SupervisorRecord } from '../records.ts';
 
 export const ROSTER_PATH = fileURLToPath(new URL('../data/supervisors.tsv', import.meta.url));
-
-export function slug(name: string): string {
-  return name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
 
 // Every recorded name is matched against the same few roster and member names: each one's key is computed once
 // (a bounded cache; the names of a corpus are a few hundred).
@@ -32,7 +29,7 @@ export function parseRoster(tsv: string): SupervisorRecord[] {
     const words = v.full_name.split(/\s+/);
     const variants = new Set([v.surname, v.full_name, `${words[0]} ${words[words.length - 1]}`]);
     return {
-      id: slug(v.full_name),
+      id: supervisorId(v.full_name),
       surname: v.surname,
       fullName: v.full_name,
       district: v.district ? Number(v.district) : null,
@@ -87,7 +84,7 @@ export function resolveName(name: string, meetingDate: string, roster: Superviso
       const first = full.split(' ')[0];
       const match = bySurname.filter((s) => key(s.fullName) === full || (key(s.surname) === key(surnameOf(full)) && key(s.fullName).startsWith(first + ' ')));
       if (match.length === 1) return { id: match[0].id, status: 'resolved', candidates: match };
-      if (match.length === 0 && bySurname.length === 0) return { id: slug(present[0]), status: 'resolved', candidates: [] };
+      if (match.length === 0 && bySurname.length === 0) return { id: supervisorId(present[0]), status: 'resolved', candidates: [] };
     }
   }
   if (bySurname.length === 0) return { id: null, status: 'unresolved', candidates: [] };

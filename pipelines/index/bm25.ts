@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { indexTable, textStoreFile, type Collection } from '../../core/lake/format.ts';
 import { ANALYSIS, terms } from '../../core/text/analysis.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
 import { copyOut, loadNdjson } from '../store/tables.ts';
@@ -49,9 +50,9 @@ export function analyse(d: IndexDoc): AnalysedDoc {
  * `<scratch>/<name>_text.scratch` at `text_offset`.
  */
 export class IndexSource {
-  private constructor(readonly name: string, private readonly rows: AppendFile, private readonly text: AppendFile) {}
+  private constructor(readonly name: Collection, private readonly rows: AppendFile, private readonly text: AppendFile) {}
 
-  static async create(scratch: string, name: string): Promise<IndexSource> {
+  static async create(scratch: string, name: Collection): Promise<IndexSource> {
     return new IndexSource(name, await AppendFile.create(join(scratch, `${name}_source.ndjson`)), await AppendFile.create(join(scratch, `${name}_text.scratch`)));
   }
 
@@ -75,26 +76,27 @@ export class IndexSource {
  */
 export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS): Promise<void> {
   const name = source.name;
+  const [postingsTable, termsTable, docsTable, statsTable] = (['postings', 'terms', 'docs', 'stats'] as const).map((t) => indexTable(name, t));
   const table = `${name}_source`;
   await loadNdjson(db, table, SOURCE_COLUMNS, source.rowsPath);
   // Texts arrived in stream order (`text_offset` in the scratch store); the release keeps them in doc_id order.
   const docOrder = 'ORDER BY doc_id, text_offset';
-  await writeTextStore(db, `SELECT text_offset, text_bytes FROM ${table} ${docOrder}`, source.textPath, join(dir, `${name}_text.bin`));
+  await writeTextStore(db, `SELECT text_offset, text_bytes FROM ${table} ${docOrder}`, source.textPath, join(dir, textStoreFile(name)));
 
   const { k1, b } = ANALYSIS.bm25;
   await db.run(`
-    CREATE OR REPLACE TABLE ${name}_stats AS
+    CREATE OR REPLACE TABLE ${statsTable} AS
       SELECT count(*)::BIGINT AS num_docs, coalesce(avg(doclen), 0)::DOUBLE AS avgdl, ${k1}::DOUBLE AS k1, ${b}::DOUBLE AS b
       FROM ${table};
     CREATE OR REPLACE TABLE ${name}_tf AS
       SELECT doc_id, year, kind, p.t AS term, len(p.p)::INTEGER AS tf, p.p AS positions
       FROM (SELECT doc_id, year, kind, unnest(postings) AS p FROM ${table});
-    CREATE OR REPLACE TABLE ${name}_terms AS
+    CREATE OR REPLACE TABLE ${termsTable} AS
       SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${partPostings})::INTEGER AS part
       FROM (SELECT term, count(*)::INTEGER AS df,
-                   log((((SELECT num_docs FROM ${name}_stats) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
+                   log((((SELECT num_docs FROM ${statsTable}) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
             FROM ${name}_tf GROUP BY term);
-    CREATE OR REPLACE TABLE ${name}_docs AS
+    CREATE OR REPLACE TABLE ${docsTable} AS
       SELECT doc_id, year, kind, doclen,
              coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
       FROM ${table};
@@ -102,12 +104,12 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
   const postings = `
     SELECT p.term, p.doc_id, p.year, p.kind, p.tf, d.doclen,
            (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part
-    FROM ${name}_tf p JOIN ${name}_terms t USING (term) JOIN ${name}_docs d USING (doc_id), ${name}_stats s`;
-  await copyOut(db, postings, `${dir}/${name}_postings`, { orderBy: 'term, doc_id', partitionBy: 'part', rowGroupSize: 16384 });
-  await copyOut(db, `SELECT * FROM ${name}_terms`, `${dir}/${name}_terms`, { orderBy: 'term' });
-  await copyOut(db, `SELECT * FROM ${name}_docs`, `${dir}/${name}_docs`, { orderBy: 'doc_id' });
-  await copyOut(db, `SELECT * FROM ${name}_stats`, `${dir}/${name}_stats`, { orderBy: 'num_docs' });
-  await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${name}_terms; DROP TABLE ${name}_docs; DROP TABLE ${name}_stats;`);
+    FROM ${name}_tf p JOIN ${termsTable} t USING (term) JOIN ${docsTable} d USING (doc_id), ${statsTable} s`;
+  await copyOut(db, postings, `${dir}/${postingsTable}`, { orderBy: 'term, doc_id', partitionBy: 'part', rowGroupSize: 16384 });
+  await copyOut(db, `SELECT * FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
+  await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
+  await copyOut(db, `SELECT * FROM ${statsTable}`, `${dir}/${statsTable}`, { orderBy: 'num_docs' });
+  await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
 }
 
 /** Copies the scratch store's texts to `target` in the query's order (rows of offset, bytes); adjacent ones in one read. */

@@ -1,18 +1,20 @@
 // One document's pages → items, roll calls, recorded positions, public comments and the problems met on the way.
+import type { DocumentKind } from '../../core/lake/format.ts';
+import { commentId, itemId, positionId, rollCallId, supervisorId } from '../../core/lake/ids.ts';
 import type { PageText } from '../extract/pages.ts';
 import type {
   CommentRecord, ItemRecord, ParsedDocument, PositionRecord, Problem, RollCallRecord, SupervisorRecord,
 } from '../records.ts';
 import { classifyAction } from '../enrich/actions.ts';
 import { extractEntities } from '../enrich/entities.ts';
-import { resolveName, slug } from '../enrich/supervisors.ts';
+import { resolveName } from '../enrich/supervisors.ts';
 import { flatten, isHeading, segment, type Segment } from './blocks.ts';
 import { findSpeakers } from './comments.ts';
 import { parseItemFields } from './item.ts';
 import { meetingRoster } from './meeting.ts';
 import { findVotes, type Vote } from './rollcalls.ts';
 
-export interface DocumentInfo { id: string; meetingDate: string; kind: 'agenda' | 'minutes' }
+export interface DocumentInfo { id: string; meetingDate: string; kind: DocumentKind }
 
 const FILE_REF = /\bFile No\.\s*(\d{6})\b/;
 
@@ -35,7 +37,7 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     seen.set(seg.fileNumber, n);
     const { extracted, unitMentions } = extractEntities(`${f.title}\n${f.longTitle}`);
     const item: ItemRecord = {
-      id: `${doc.id}-${seg.fileNumber}${n > 1 ? `-${n}` : ''}`,
+      id: itemId(doc.id, seg.fileNumber, n),
       documentId: doc.id, meetingDate: doc.meetingDate, year, kind: doc.kind,
       fileNumber: seg.fileNumber, title: f.title, sponsors: f.sponsors, longTitle: f.longTitle, matter: f.matter,
       itemType: f.itemType, section: seg.section,
@@ -80,7 +82,7 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     list.forEach(({ vote, shared, action }, k) => {
       const { actionType, isFinal, rule } = classifyAction(action, item.itemType);
       const rc: RollCallRecord = {
-        id: `${item.id}-v${k + 1}`, itemId: item.id, documentId: doc.id, meetingDate: doc.meetingDate, year,
+        id: rollCallId(item.id, k + 1), itemId: item.id, documentId: doc.id, meetingDate: doc.meetingDate, year,
         fileNumber: item.fileNumber, sequence: k + 1, action, actionType, isFinal, page: vote.page,
         ayes: vote.ayes, noes: vote.noes, absent: vote.absent, excused: vote.excused,
         declaredCounts: vote.declaredCounts, countMismatch: vote.countMismatch, sharedVote: shared,
@@ -96,7 +98,7 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
           const r = resolveName(name, doc.meetingDate, roster, members);
           if (r.status !== 'resolved') problems.push({ documentId: doc.id, page: vote.page, kind: r.status === 'ambiguous' ? 'ambiguous-name' : 'unresolved-name', detail: `${rc.id}: '${name}'${r.candidates.length ? ` (${r.candidates.map((c) => c.id).join(', ')})` : ''}` });
           positions.push({
-            id: `${rc.id}-${r.id ?? slug(name)}`, rollCallId: rc.id, itemId: item.id, documentId: doc.id,
+            id: positionId(rc.id, r.id ?? supervisorId(name)), rollCallId: rc.id, itemId: item.id, documentId: doc.id,
             meetingDate: doc.meetingDate, year, fileNumber: item.fileNumber, page: vote.page,
             supervisorId: r.id, nameAsRecorded: name,
             position: position === 'ayes' ? 'aye' : position === 'noes' ? 'no' : position,
@@ -150,7 +152,7 @@ function parseComments(doc: DocumentInfo, year: number, segments: Segment[], ite
     for (const s of findSpeakers(seg.lines)) {
       const sequence = out.length + 1;
       out.push({
-        id: `${doc.id}-c${String(sequence).padStart(3, '0')}`, documentId: doc.id, meetingDate: doc.meetingDate, year,
+        id: commentId(doc.id, sequence), documentId: doc.id, meetingDate: doc.meetingDate, year,
         page: s.page, speaker: s.speaker, statement: s.statement, fileNumber, sequence,
       });
     }

@@ -7,24 +7,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { copyOut, sqlString } from '../store/tables.ts';
-
-/** The snapshot entities: API name, lake table, key column. The order is the order of a release's new changes. */
-export const ENTITIES = [
-  { name: 'documents', table: 'documents', key: 'document_id' },
-  { name: 'supervisors', table: 'supervisors', key: 'supervisor_id' },
-  { name: 'legislative-files', table: 'legislative_files', key: 'file_number' },
-  { name: 'recorded-positions', table: 'positions', key: 'position_id' },
-] as const;
-
-export const CHANGE_COLUMNS = {
-  sequence: 'BIGINT', entity: 'VARCHAR', record_id: 'VARCHAR', operation: 'VARCHAR', release: 'VARCHAR', time: 'TIMESTAMP', record_hash: 'VARCHAR',
-} as const;
+import { CHANGE_COLUMNS, SNAPSHOT_ENTITIES as ENTITIES, type ChangeCounts } from '../../core/lake/format.ts';
+import { sqlString } from '../../core/sql.ts';
+import { copyOut } from '../store/tables.ts';
 
 /** The release the new one is diffed against: its id, creation time and change log (null when it has none). */
 export interface PreviousRelease { id: string; createdAt: string; dir: string }
-
-export interface ChangeCounts { insert: number; update: number; delete: number; carried: number }
 
 /**
  * Record hash: sha256 of DuckDB's `to_json` of the whole row, columns in table order (as written by the pipeline).

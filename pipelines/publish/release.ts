@@ -2,19 +2,12 @@
 // then pointed at by `lake/current`. A crash at any point leaves the previous release untouched and in use: every
 // file and directory is on disk (fsync) before the rename makes it visible, and the rename before `current` names it.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { currentLink, releaseDir, releasesDir, SCHEMA_VERSION, type ManifestFile } from '../../core/lake/format.ts';
 import { ANALYSIS } from '../../core/text/analysis.ts';
 import { processAlive } from '../lock.ts';
-
-export const SCHEMA_VERSION = '2.0.0';
-
-export async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 export async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -26,27 +19,11 @@ export async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-export interface FileEntry { path: string; sha256: string; bytes: number; rows: number }
-
-/**
- * The manifest's tables: files grouped by table, the table being a file's first path segment without its extension
- * (`items/year=2016/…` → items), under `index/` the segment after it (`index/page_postings/part=3/…` → page_postings).
- */
-export function tablesOf(files: FileEntry[]): Record<string, { files: FileEntry[]; rows: number }> {
-  const tables: Record<string, { files: FileEntry[]; rows: number }> = {};
-  for (const f of files) {
-    const table = (f.path.startsWith('index/') ? f.path.slice(6) : f.path).split('/')[0].replace(/\.(parquet|bin)$/, '');
-    (tables[table] ??= { files: [], rows: 0 }).files.push(f);
-    tables[table].rows += f.rows;
-  }
-  return tables;
-}
-
 /**
  * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
  * read and queried) and every data file's path and sha256.
  */
-export function releaseIdOf(files: FileEntry[]): string {
+export function releaseIdOf(files: ManifestFile[]): string {
   const hash = createHash('sha256').update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n`);
   for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);
   return hash.digest('hex').slice(0, 16);
@@ -83,9 +60,9 @@ async function fsyncTree(dir: string): Promise<void> {
  * publish) and points `lake/current` at it. Returns whether a new release was published.
  */
 export async function publish(lake: string, staged: string, id: string, makeCurrent = true): Promise<boolean> {
-  const releases = join(lake, 'releases');
+  const releases = releasesDir(lake);
   await mkdir(releases, { recursive: true });
-  const target = join(releases, id);
+  const target = releaseDir(lake, id);
   let published = false;
   if (existsSync(target)) await rm(staged, { recursive: true, force: true });
   else {
@@ -103,13 +80,13 @@ export async function pointCurrent(lake: string, id: string): Promise<void> {
   const tmp = join(lake, `.current-${process.pid}`);
   await rm(tmp, { force: true });
   await symlink(join('releases', id), tmp);
-  await rename(tmp, join(lake, 'current'));
+  await rename(tmp, currentLink(lake));
   await fsync(lake);
 }
 
 export async function currentReleaseId(lake: string): Promise<string | null> {
   try {
-    return relative('releases', await readlink(join(lake, 'current')));
+    return relative('releases', await readlink(currentLink(lake)));
   } catch {
     return null;
   }
@@ -117,7 +94,7 @@ export async function currentReleaseId(lake: string): Promise<string | null> {
 
 /** Keeps the newest `keep` releases (by publication time) and always the current one; removes what dead builds left. */
 export async function prune(lake: string, keep: number): Promise<string[]> {
-  const releases = join(lake, 'releases');
+  const releases = releasesDir(lake);
   const current = await currentReleaseId(lake);
   const ids = existsSync(releases) ? await readdir(releases) : [];
   const dated = await Promise.all(ids.map(async (id) => ({ id, t: (await stat(join(releases, id))).mtimeMs })));

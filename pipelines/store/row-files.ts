@@ -2,8 +2,8 @@
 // one at a time; only counts stay in memory.
 import { join } from 'node:path';
 import { IndexSource } from '../index/bm25.ts';
-import { COLLECTIONS, type Collection, type DocumentRows } from '../document/rows.ts';
-import { COLUMNS, type Table } from '../document/table-rows.ts';
+import { COLLECTIONS, COLUMNS, type Collection, type Table } from '../../core/lake/format.ts';
+import type { DocumentRows } from '../document/rows.ts';
 import { closeAll, NdjsonWriter } from './scratch.ts';
 
 export class RowFiles {

@@ -3,12 +3,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlString } from '../../core/sql.ts';
 
 /** Column name → DuckDB type, in table order. */
 export type Columns = Record<string, string>;
-
-/** A SQL string literal (file paths and names in DuckDB statements). */
-export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The rows of an NDJSON scratch file (see scratch.ts) with exactly these columns. */
 export function ndjsonQuery(columns: Columns, file: string): string {

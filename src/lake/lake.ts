@@ -5,6 +5,8 @@
 import { existsSync } from 'node:fs';
 import { lstat, readdir, readlink, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { currentLink, MANIFEST_FILE, releaseDir, releasesDir } from '../../core/lake/format.ts';
+import { isReleaseId } from '../../core/lake/ids.ts';
 import { Release, ReleaseRefused, type PoolSettings } from './release.ts';
 
 /** Older releases kept open at once for `release=` pins (and file downloads). */
@@ -18,8 +20,6 @@ export interface Fallback { release: string; reason: string }
 
 /** What `lake/current` names: a release directory, or what is wrong with it. */
 type Named = { dir: string; id: string } | { problem: string };
-
-const isReleaseId = (id: string) => /^[0-9a-f]{16}$/.test(id);
 
 export class Lake {
   private current: Release;
@@ -59,7 +59,7 @@ export class Lake {
     for (const id of await keptIn(dir)) {
       if ('id' in named && id === named.id) continue;
       try {
-        const lake = new Lake(dir, await Release.open(join(dir, 'releases', id), settings), settings, { release: id, reason });
+        const lake = new Lake(dir, await Release.open(releaseDir(dir, id), settings), settings, { release: id, reason });
         lake.refused.push(...refusals);
         return lake;
       } catch (e) {
@@ -67,11 +67,11 @@ export class Lake {
       }
     }
     const why = refusals.length ? `; refused: ${refusals.map((r) => `${r.release} (${r.reason})`).join('; ')}` : '';
-    throw new Error(`${reason || `no release at ${join(dir, 'current')}`}, and no kept release verifies${why}: run \`make lake\` first`);
+    throw new Error(`${reason || `no release at ${currentLink(dir)}`}, and no kept release verifies${why}: run \`make lake\` first`);
   }
 
   private static async named(dir: string): Promise<Named> {
-    const link = join(dir, 'current');
+    const link = currentLink(dir);
     const info = await lstat(link).catch(() => null);
     if (!info) return { problem: 'lake/current is missing' };
     if (!info.isSymbolicLink()) return { problem: 'lake/current is not a symlink to a release' };
@@ -110,7 +110,7 @@ export class Lake {
    * was), else why not.
    */
   async verify(id: string): Promise<true | string> {
-    if (id === this.current.id || (this.verified.has(id) && existsSync(join(this.dir, 'releases', id, 'manifest.json')))) return true;
+    if (id === this.current.id || (this.verified.has(id) && existsSync(join(releaseDir(this.dir, id), MANIFEST_FILE)))) return true;
     if (!isReleaseId(id)) return `release ${id} is not kept on this server`;
     const r = await this.openKept(id);
     return r ? true : this.refused.find((x) => x.release === id)?.reason ?? `release ${id} is not kept on this server`;
@@ -119,18 +119,18 @@ export class Lake {
   /** A kept release opened (verified once) and kept open among the MAX_PINNED most recently used; null if it is not kept or refused. */
   private openKept(id: string): Promise<Release | null> {
     if (!isReleaseId(id)) return Promise.resolve(null);
-    const dir = join(this.dir, 'releases', id);
+    const dir = releaseDir(this.dir, id);
     const open = this.pinned.get(id);
     if (open) {
       this.pinned.delete(id);
-      if (!existsSync(join(dir, 'manifest.json'))) {
+      if (!existsSync(join(dir, MANIFEST_FILE))) {
         open.retire(); // pruned from disk since it was opened: no longer kept
         return Promise.resolve(null);
       }
       this.pinned.set(id, open); // most recently used
       return Promise.resolve(open);
     }
-    if (this.refused.some((r) => r.release === id) || !existsSync(join(dir, 'manifest.json'))) return Promise.resolve(null);
+    if (this.refused.some((r) => r.release === id) || !existsSync(join(dir, MANIFEST_FILE))) return Promise.resolve(null);
     let opening = this.opening.get(id);
     if (!opening) {
       opening = (async () => {
@@ -232,8 +232,8 @@ function unservable(id: string, e: unknown): string {
 /** Release ids with a manifest under `dir/releases`, newest first. */
 async function keptIn(dir: string): Promise<string[]> {
   try {
-    const ids = (await readdir(join(dir, 'releases'))).filter((id) => existsSync(join(dir, 'releases', id, 'manifest.json')));
-    const dated = await Promise.all(ids.map(async (id) => ({ id, t: (await stat(join(dir, 'releases', id))).mtimeMs })));
+    const ids = (await readdir(releasesDir(dir))).filter((id) => existsSync(join(releaseDir(dir, id), MANIFEST_FILE)));
+    const dated = await Promise.all(ids.map(async (id) => ({ id, t: (await stat(releaseDir(dir, id))).mtimeMs })));
     return dated.sort((a, b) => b.t - a.t || a.id.localeCompare(b.id)).map((d) => d.id);
   } catch {
     return [];

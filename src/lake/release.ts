@@ -1,48 +1,29 @@
 // One published release opened read-only: its manifest, a DuckDB instance with a view per table, a connection pool.
 // Requests hold a reference while they run, so a retired release closes only after its last request finishes.
-import { createHash } from 'node:crypto';
-import { createReadStream, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { MANIFEST_FILE, sha256Of, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
+import { sqlString } from '../../core/sql.ts';
 import { ANALYSIS } from '../../core/text/analysis.ts';
 import { Pool, uncancelled } from './pool.ts';
 
-export interface ManifestFile { path: string; sha256: string; bytes: number; rows: number }
-
-export interface Manifest {
-  schemaVersion: string;
-  releaseId: string;
-  createdAt: string;
-  preview: boolean;
-  inputs: { file: string; documentId: string; meetingDate: string; kind: string; sha256: string; bytes: number; officialUrl: string; synthetic: boolean }[];
-  analysis: Record<string, unknown>;
-  extractor: string;
-  tables: Record<string, { files: ManifestFile[]; rows: number }>;
-  /** Problem counts by kind; the rows are in the `problems` table. */
-  problems: Record<string, number>;
-  [key: string]: unknown;
-}
-
 export interface PoolSettings { poolSize: number; queueLimit: number; queryTimeoutMs: number }
-
-/** A string as a SQL literal (for paths from the manifest; values from clients are always parameters). */
-export const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The SQL that exposes one manifest table as a view: hive-partitioned directories keep their `year` column. */
 function viewSql(dir: string, name: string, files: ManifestFile[]): string {
-  const list = `[${files.map((f) => quote(join(dir, f.path))).join(', ')}]`; // the manifest's files: no glob on every query
+  const list = `[${files.map((f) => sqlString(join(dir, f.path))).join(', ')}]`; // the manifest's files: no glob on every query
   const partitioned = files.some((f) => /\/year=\d+\//.test(f.path));
   const options = partitioned ? `hive_partitioning = true, hive_types = {'year': INTEGER}` : 'hive_partitioning = false';
   return `CREATE VIEW "${name}" AS SELECT * FROM read_parquet(${list}, ${options});`;
 }
 
-async function sha256Of(path: string): Promise<string> {
+/** A release file's sha256, counted in Release.filesHashed. */
+function hashedFile(path: string): Promise<string> {
   Release.filesHashed++;
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  return sha256Of(path);
 }
 
 /**
@@ -64,15 +45,15 @@ async function verifyFiles(dir: string, manifest: Manifest, hashed: boolean): Pr
       const size = await stat(path).then((s) => s.size, () => null);
       if (size === null) throw refuse('is missing');
       if (size !== f.bytes) throw refuse(`has ${size} bytes vs manifest ${f.bytes}`);
-      if (!hashed && (await sha256Of(path)) !== f.sha256) throw refuse('sha256 mismatch');
+      if (!hashed && (await hashedFile(path)) !== f.sha256) throw refuse('sha256 mismatch');
     }
   }
 }
 
 /** The manifest of the release in `dir`, or why it cannot be read (ReleaseRefused, named by its directory). */
-export async function readManifest(dir: string): Promise<Manifest> {
+export async function checkedManifest(dir: string): Promise<Manifest> {
   const id = basename(dir);
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch((e: NodeJS.ErrnoException) => {
+  const text = await readFile(join(dir, MANIFEST_FILE), 'utf8').catch((e: NodeJS.ErrnoException) => {
     throw new ReleaseRefused(id, e.code === 'ENOENT' ? 'manifest.json is missing' : `manifest.json cannot be read (${e.code ?? 'error'})`);
   });
   let manifest: Manifest;
@@ -104,9 +85,9 @@ export class Release {
    * sha256 were already checked by this process (sizes and row counts still are).
    */
   static async open(dir: string, settings: PoolSettings, hashed = false): Promise<Release> {
-    const manifest = await readManifest(dir);
+    const manifest = await checkedManifest(dir);
     // Index and query must agree: a release analysed by another version of core/text/analysis.ts is not served.
-    const built = (manifest.analysis as { version?: string } | undefined)?.version;
+    const built = manifest.analysis?.version;
     if (built !== ANALYSIS.version) throw new ReleaseRefused(manifest.releaseId, `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest, hashed);
     const spillDir = await mkdtemp(join(tmpdir(), `board-records-${manifest.releaseId}-`));
@@ -122,7 +103,7 @@ export class Release {
         // names server paths and SQL: the reason names the table and the file instead.
         const rows = await (async () => {
           await setup.run(viewSql(dir, name, table.files));
-          return Number((await setup.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => quote(join(dir, f.path))).join(', ')}])`)).getRows()[0][0]);
+          return Number((await setup.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => sqlString(join(dir, f.path))).join(', ')}])`)).getRows()[0][0]);
         })().catch((e: Error) => {
           const file = table.files.find((f) => e.message.includes(join(dir, f.path)));
           throw new ReleaseRefused(manifest.releaseId, `table ${name}: ${file ? file.path : 'its files'} cannot be read as Parquet`);

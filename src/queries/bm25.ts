@@ -2,10 +2,10 @@
 // as a SQL fragment the resource queries build on. Scores are sums of precomputed posting impacts (lake/README.md).
 import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { quote, type Release } from '../lake/release.ts';
+import { indexTable, POSTINGS_PART, type Collection } from '../../core/lake/format.ts';
+import { sqlString } from '../../core/sql.ts';
+import type { Release } from '../lake/release.ts';
 import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
-
-export type Collection = 'page' | 'item' | 'comment';
 
 export interface Matches {
   /** `SELECT doc_id, score FROM …`: every matching document of the collection. */
@@ -42,18 +42,16 @@ interface Parts { first: Buffer[]; files: string[] }
  */
 async function postingsOf(release: Release, collection: Collection, terms: string[]): Promise<string> {
   const parts = await release.memo(`postings-parts:${collection}`, async (): Promise<Parts | null> => {
-    const files = release.manifest.tables[`${collection}_postings`].files;
-    if (!files.some((f) => PART.test(f.path))) return null;
-    const pathOf = new Map(files.map((f) => [Number(PART.exec(f.path)?.[1]), join(release.dir, f.path)]));
-    const rows = await release.pool.rows(`SELECT part::INTEGER AS part, min(term) AS first FROM ${collection}_terms GROUP BY part ORDER BY first`);
+    const files = release.manifest.tables[indexTable(collection, 'postings')].files;
+    if (!files.some((f) => POSTINGS_PART.test(f.path))) return null;
+    const pathOf = new Map(files.map((f) => [Number(POSTINGS_PART.exec(f.path)?.[1]), join(release.dir, f.path)]));
+    const rows = await release.pool.rows(`SELECT part::INTEGER AS part, min(term) AS first FROM ${indexTable(collection, 'terms')} GROUP BY part ORDER BY first`);
     return { first: rows.map((r) => Buffer.from(String(r.first))), files: rows.map((r) => pathOf.get(Number(r.part))!) };
   });
-  if (!parts || terms.length === 0) return `${collection}_postings`;
+  if (!parts || terms.length === 0) return indexTable(collection, 'postings');
   const chosen = [...new Set(terms.map((t) => parts.files[partIndex(parts.first, Buffer.from(t))]))].sort();
-  return `read_parquet([${chosen.map(quote).join(', ')}], hive_partitioning = false)`;
+  return `read_parquet([${chosen.map(sqlString).join(', ')}], hive_partitioning = false)`;
 }
-
-const PART = /\/part=(\d+)\//;
 
 /** The last part whose first term is at most `term` (the first part for a term before them all). */
 function partIndex(first: Buffer[], term: Buffer): number {

@@ -1,16 +1,15 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { Release, } from '../lake/release.ts';
+import type { Position } from '../../core/lake/format.ts';
+import { yearOfId } from '../../core/lake/ids.ts';
+import type { Release } from '../lake/release.ts';
 import { BadRequest } from '../http/errors.ts';
 import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
-import { yearOfId } from './ids.ts';
 import { resolveVoter, type Supervisor } from './supervisors.ts';
-
-export type Position = 'aye' | 'no' | 'absent' | 'excused';
 
 export interface ItemSearchParams {
   q: string;

@@ -1,10 +1,11 @@
 // Page search (BM25 over the release's page index) and page records.
+import type { DocumentKind } from '../../core/lake/format.ts';
+import { officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
-import { yearOfId } from './ids.ts';
 import { pageTitle } from '../../core/text/titles.ts';
 import { hybridRank, type Retrieval } from './vectors.ts';
 
@@ -13,7 +14,7 @@ export interface PageSearchParams {
   year?: number;
   from?: number;
   to?: number;
-  kind?: 'agenda' | 'minutes';
+  kind?: DocumentKind;
   limit: number;
   mode: 'lexical' | 'hybrid';
 }
@@ -22,7 +23,7 @@ export interface PageHit {
   id: string;
   meetingDate: string;
   year: number;
-  kind: 'agenda' | 'minutes';
+  kind: DocumentKind;
   title: string;
   transcriptUrl: string;
   markdownUrl: string;
@@ -63,9 +64,8 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
   const ids = ranked.ids.map((r) => r.id);
   const [docs, texts] = await Promise.all([documentsOf(release), textsById(release, 'page', ids)]);
   const results: PageHit[] = ranked.ids.map(({ id, score }) => {
-    const [, documentId, n] = /^(.*)-p(\d+)$/.exec(id)!;
+    const { documentId, page } = parsePageId(id)!;
     const doc = docs.get(documentId)!;
-    const page = Number(n);
     return {
       id,
       meetingDate: doc.meetingDate,
@@ -74,7 +74,7 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
       title: pageTitle(doc.title, page),
       transcriptUrl: urls.page(id),
       markdownUrl: urls.page(id, true),
-      officialUrl: `${doc.officialUrl}#page=${page}`,
+      officialUrl: officialPageUrl(doc.officialUrl, page),
       page,
       snippet: snippet(texts.get(id) ?? '', ranked.query.terms),
       score: retrieval.used === 'hybrid' ? score : round(score),
@@ -92,7 +92,7 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
   };
 }
 
-interface DocumentMeta { meetingDate: string; year: number; kind: 'agenda' | 'minutes'; title: string; officialUrl: string; pages: number }
+interface DocumentMeta { meetingDate: string; year: number; kind: DocumentKind; title: string; officialUrl: string; pages: number }
 
 /** The release's documents (a few thousand rows), held per release: search results need only these and the page number. */
 function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {

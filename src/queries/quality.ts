@@ -1,5 +1,6 @@
 // The data-quality report: coverage (per document, and per year and kind), provenance, supervisor-name reconciliation
 // and the row-level problem list, all counted from the release's tables.
+import { pageId } from '../../core/lake/ids.ts';
 import type { RefusedRelease } from '../lake/lake.ts';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
@@ -32,13 +33,14 @@ FROM documents d LEFT JOIN pg USING (document_id) LEFT JOIN it USING (document_i
   LEFT JOIN po USING (document_id) LEFT JOIN co USING (document_id) LEFT JOIN pr USING (document_id)
 ORDER BY d.document_id`;
 
+// The official URL of a page is ids.ts officialPageUrl, written in SQL.
 const PROBLEMS = `SELECT p.document_id AS "documentId", p.page::INTEGER AS page, p.kind, p.detail, d.official_url || '#page=' || p.page AS "officialUrl"
   FROM problems p LEFT JOIN documents d USING (document_id) ORDER BY p.document_id, p.page, p.kind, p.detail`;
 
 /** `refused`: releases the server would not serve, and why, in the lake's terms (a missing file, a sha256 mismatch). */
 export async function qualityReport(release: Release, urls: Urls, refused: RefusedRelease[] = []) {
   const m = release.manifest;
-  const parser = typeof m.parser === 'string' ? m.parser : null;
+  const parser = m.parser ?? null;
   const [docs, problems, byKind, names, unresolvedNames, nameProblems] = await Promise.all([
     release.pool.rows(PER_DOCUMENT),
     release.pool.rows(`${PROBLEMS} LIMIT ?`, [PROBLEM_ROWS]),
@@ -63,7 +65,7 @@ export async function qualityReport(release: Release, urls: Urls, refused: Refus
     byYearKind.set(key, g);
   }
   const problemTotal = sum(byKind, 'n');
-  const cite = (p: Row) => ({ ...p, pageUrl: urls.page(`${p.documentId}-p${p.page}`) });
+  const cite = (p: Row) => ({ ...p, pageUrl: urls.page(pageId(String(p.documentId), p.page as number)) });
   const n = names[0];
   return {
     schemaVersion: QUALITY_SCHEMA_VERSION,

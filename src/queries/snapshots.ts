@@ -8,6 +8,7 @@
 // min/max statistics prune the rest) and skips at most BLOCK - 1 rows. `ORDER BY key LIMIT ? OFFSET ?` re-read and
 // re-sorted the whole table per page instead (page time grew with the cursor).
 import type { DuckDBBlobValue } from '@duckdb/node-api';
+import { snapshotEntity, type EntityName } from '../../core/lake/format.ts';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Urls } from '../http/urls.ts';
@@ -17,8 +18,7 @@ import { CHANGES_SCHEMA_VERSION } from './changes.ts';
 /** Version of the snapshot record shapes (schemas/snapshot/*.json); bumped only on an incompatible change. */
 export const SNAPSHOT_SCHEMA_VERSION = '1.0.0';
 
-export type EntityName = 'documents' | 'supervisors' | 'recorded-positions' | 'legislative-files';
-
+/** A snapshot entity of the lake (name, table, key: core/lake/format.ts) as the API serves it. */
 interface Entity {
   name: EntityName;
   table: string;
@@ -42,9 +42,7 @@ const hex = (id: string) => {
 
 export const ENTITIES: Entity[] = [
   {
-    name: 'documents',
-    table: 'documents',
-    key: 'document_id',
+    ...snapshotEntity('documents'),
     description: 'One record per PDF: meeting date, kind, pages, official URL, sha256, extractor, and the release that first carried it',
     columns: (r) => `t.document_id, t.meeting_date, t.year::INTEGER AS year, t.kind, t.title, t.file_name, t.official_url, t.archive_url, t.sha256,
       t.bytes::INTEGER AS bytes, t.pages::INTEGER AS pages, t.synthetic, t.extractor,
@@ -52,24 +50,18 @@ export const ENTITIES: Entity[] = [
     joins: () => FIRST_RELEASE,
   },
   {
-    name: 'supervisors',
-    table: 'supervisors',
-    key: 'supervisor_id',
+    ...snapshotEntity('supervisors'),
     description: 'Reconciled supervisor identities: full name, surname, district, term, and every name variant recorded',
     columns: () => `t.supervisor_id, t.surname, t.full_name, t.district::INTEGER AS district, t.term_from, t.term_to, t.name_variants`,
   },
   {
-    name: 'recorded-positions',
-    table: 'positions',
-    key: 'position_id',
+    ...snapshotEntity('recorded-positions'),
     description: 'One record per supervisor per roll call: the recorded name, the reconciled supervisor, the position and the action voted on',
     columns: () => `t.position_id, t.roll_call_id, t.item_id, t.document_id, t.meeting_date, t.year::INTEGER AS year, t.file_number,
       t.page::INTEGER AS page, t.supervisor_id, t.name_as_recorded, t.position, t.action, t.action_type, t.is_final`,
   },
   {
-    name: 'legislative-files',
-    table: 'legislative_files',
-    key: 'file_number',
+    ...snapshotEntity('legislative-files'),
     description: 'One record per file number: matter, titles, sponsors, every meeting it appeared at, its actions in order with roll-call tallies, the final action if any',
     columns: () => `t.file_number, t.matter, t.item_type, t.titles, t.long_title, t.sponsors, t.enactment_numbers, t.first_meeting, t.last_meeting,
       t.meetings, t.actions, t.final_action`,

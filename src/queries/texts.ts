@@ -6,12 +6,12 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { Release } from '../lake/release.ts';
-import type { Collection } from './bm25.ts';
+import { INDEX_DIR, indexTable, textStoreFile, type Collection } from '../../core/lake/format.ts';
 
 export interface TextRef { offset: number; bytes: number }
 
 async function readTexts(release: Release, collection: Collection, refs: TextRef[]): Promise<string[]> {
-  const file = await release.memo<FileHandle>(`text:${collection}`, () => open(join(release.dir, 'index', `${collection}_text.bin`), 'r'), (f) => void f.close());
+  const file = await release.memo<FileHandle>(`text:${collection}`, () => open(join(release.dir, INDEX_DIR, textStoreFile(collection)), 'r'), (f) => void f.close());
   return Promise.all(refs.map(async ({ offset, bytes }) => {
     const buf = Buffer.alloc(bytes);
     await file.read(buf, 0, bytes, offset);
@@ -24,7 +24,7 @@ interface TextTable { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
 function textTable(release: Release, collection: Collection): Promise<TextTable> {
   return release.memo(`text-refs:${collection}`, async () => {
     const rows = await release.pool.with(async (c) => (await c.runAndReadAll(
-      `SELECT doc_id, text_offset::DOUBLE, text_bytes::INTEGER FROM ${collection}_docs ORDER BY doc_id`)).getRows());
+      `SELECT doc_id, text_offset::DOUBLE, text_bytes::INTEGER FROM ${indexTable(collection, 'docs')} ORDER BY doc_id`)).getRows());
     return {
       ids: rows.map((r) => String(r[0])),
       offsets: Float64Array.from(rows, (r) => Number(r[1])),

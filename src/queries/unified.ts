@@ -3,10 +3,12 @@
 // and pages are merged by their score relative to the best of their kind, files first on ties; a page whose match
 // is a file already listed is left out, so files are not repeated as PDF-page matches. `type=votes` lists every
 // roll call of the matching files on its own.
+import type { Position } from '../../core/lake/format.ts';
+import { pageId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
 import { searchComments } from './comments.ts';
-import { searchItems, type Position } from './items.ts';
+import { searchItems } from './items.ts';
 import { searchPages, yearRange, type PageSearchParams } from './pages.ts';
 import { resolveVoter } from './supervisors.ts';
 
@@ -99,7 +101,7 @@ export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedPara
   if (p.type === 'all' && listed.length) {
     const spans = await release.pool.rows(
       `SELECT document_id, start_page::INTEGER AS s, end_page::INTEGER AS e FROM items WHERE file_number IN (${listed.map(() => '?').join(', ')})`, listed);
-    for (const { document_id, s, e } of spans) for (let page = Number(s); page <= Number(e); page++) filePages.add(`${document_id}-p${page}`);
+    for (const { document_id, s, e } of spans) for (let page = Number(s); page <= Number(e); page++) filePages.add(pageId(String(document_id), page));
   }
   for (const r of pages?.results ?? []) {
     if (p.type === 'all' && filePages.has(r.id)) continue;

@@ -16,6 +16,7 @@ import { embeddingFromEnv, type EmbeddingSettings } from '../../core/config.ts';
 import { LsaEmbedder, type TermRow } from '../../core/embed/lsa.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
+import type { EmbeddingsEntry } from '../../core/lake/format.ts';
 import type { Release } from '../lake/release.ts';
 import type { ParsedQuery } from '../../core/text/analysis.ts';
 import type { YearRange } from './pages.ts';
@@ -32,8 +33,6 @@ export interface Retrieval {
 }
 
 interface Ranked { ids: { id: string; score: number }[]; total: number; query: ParsedQuery }
-
-interface EmbeddingsEntry { model: string; provider: 'lsa' | 'openai-compatible'; dim: number }
 
 let endpointOverride: EmbeddingSettings | null | undefined;
 
@@ -69,7 +68,7 @@ function vectorsOf(release: Release): Promise<Loaded | null> {
 }
 
 async function load(release: Release): Promise<Loaded | null> {
-  const entry = release.manifest.embeddings as EmbeddingsEntry | undefined;
+  const entry = release.manifest.embeddings;
   if (!entry || !release.has('page_embeddings') || !Number.isInteger(entry.dim) || entry.dim <= 0) return null;
   const lsa = entry.provider === 'lsa' && release.has('embedding_terms');
   await release.pool.with(async (c) => {

@@ -8,7 +8,9 @@ import { dirname, join } from 'node:path';
 import { finished, Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { Limits } from '../../config.ts';
-import { readManifest, ReleaseRefused } from '../../lake/release.ts';
+import { MANIFEST_FILE } from '../../../core/lake/format.ts';
+import { isReleaseId } from '../../../core/lake/ids.ts';
+import { checkedManifest, ReleaseRefused } from '../../lake/release.ts';
 import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
 import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
@@ -90,11 +92,11 @@ export const dataEndpoints: Endpoint[] = [
       const kept = [];
       const unreadable = [];
       for (const id of await readdir(root)) {
-        if (!/^[0-9a-f]{16}$/.test(id) || !existsSync(join(root, id, 'manifest.json'))) continue;
+        if (!isReleaseId(id) || !existsSync(join(root, id, MANIFEST_FILE))) continue;
         try {
-          const m = await readManifest(join(root, id));
+          const m = await checkedManifest(join(root, id));
           kept.push({
-            release: id, createdAt: m.createdAt, current: id === release.id, previousRelease: (m.previousRelease as string | null | undefined) ?? null,
+            release: id, createdAt: m.createdAt, current: id === release.id, previousRelease: m.previousRelease ?? null,
             manifestUrl: `${urls.base}/api/releases/${id}/files/manifest.json`, mtime: (await stat(join(root, id))).mtimeMs,
           });
         } catch (e) {
@@ -146,19 +148,19 @@ export class Downloads {
 async function releaseFile(ctx: Context): Promise<void> {
   const { id, path } = ctx.params as { id: string; path?: string };
   const { release, lake } = ctx.state as State;
-  if (!/^[0-9a-f]{16}$/.test(id)) throw notFound(`no release '${id}'`);
+  if (!isReleaseId(id)) throw notFound(`no release '${id}'`);
   const dir = join(dirname(release.dir), id);
-  const manifestFile = join(dir, 'manifest.json');
+  const manifestFile = join(dir, MANIFEST_FILE);
   if (!existsSync(manifestFile)) throw notFound(`release ${id} is not kept on this server`);
   const verified = await lake.verify(id);
   if (verified !== true) throw notFound(`release ${id} is kept but not served, so neither are its files: ${verified}`);
   const manifestBytes = await readFile(manifestFile);
-  const manifest = await readManifest(dir).catch(() => {
+  const manifest = await checkedManifest(dir).catch(() => {
     throw notFound(`release ${id} is kept but not served: its manifest.json cannot be read`);
   });
   let sha256: string;
   let bytes: number;
-  if (path === 'manifest.json') {
+  if (path === MANIFEST_FILE) {
     sha256 = createHash('sha256').update(manifestBytes).digest('hex');
     bytes = manifestBytes.length;
   } else {
@@ -173,8 +175,8 @@ async function releaseFile(ctx: Context): Promise<void> {
     ctx.status = 304;
     return;
   }
-  ctx.type = path === 'manifest.json' ? 'application/json' : 'application/vnd.apache.parquet';
-  if (path === 'manifest.json') ctx.body = manifestBytes;
+  ctx.type = path === MANIFEST_FILE ? 'application/json' : 'application/vnd.apache.parquet';
+  if (path === MANIFEST_FILE) ctx.body = manifestBytes;
   else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
   else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!));
   ctx.length = bytes;

@@ -1,5 +1,6 @@
 // get_record: one page, legislative item or public comment with its evidence, by id or by its transcriptUrl or
 // markdownUrl (GET /api/pages/:id, /api/items/:id, /api/comments/:id as one tool).
+import { pageId } from '../../../core/lake/ids.ts';
 import { BadRequest, notFound } from '../../http/errors.ts';
 import { commentMarkdown, itemMarkdown, pageMarkdown } from '../../render/markdown/records.ts';
 import { getComment } from '../../queries/comments.ts';
@@ -76,8 +77,7 @@ export const getRecord: Tool<Params, Body> = {
       const record: Record<string, any> | null = await get[kind](release, urls, p.id);
       if (!record) continue;
       if (kind !== 'comment') return { kind, record };
-      // The page id is derived as the pipeline derives it (pipelines/publish/document-rows.ts pageId).
-      const page = await getPage(release, urls, `${record.documentId}-p${record.page}`);
+      const page = await getPage(release, urls, pageId(record.documentId, record.page));
       return { kind, record, ...(page ? { page } : {}) };
     }
     throw notFound(`no ${p.kind ?? 'record'} '${p.id}' in release ${release.id}`);

@@ -1,9 +1,9 @@
 // The housing aggregate: a supervisor's most recent matching recorded position on each housing-related file, with the
 // file's unit count by the maximum-unit-mention rule, deterministic totals per position, cautions and evidence.
+import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
 import type { Urls } from '../../http/urls.ts';
-import type { Position } from '../items.ts';
-import { INTERPRETATION_LIMITS, matchedPositions, Params, POSITIONS, recordJoins, resolveAggregateVoter, type AggregateParams } from './votes.ts';
+import { INTERPRETATION_LIMITS, matchedPositions, Params, recordJoins, resolveAggregateVoter, type AggregateParams } from './votes.ts';
 
 /** What makes a file housing-related: any of these in a record's title, long title or text (case-insensitive), or a unit mention. */
 export const HOUSING_SIGNALS: { label: string; pattern: string }[] = [

@@ -1,13 +1,11 @@
 // The votes aggregate: one supervisor's recorded positions on the actions they were attached to, counted per file (its
 // most recent matching roll call) or per roll call, with the evidence for each. No stance is inferred.
 import type { DuckDBValue } from '@duckdb/node-api';
+import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
 import { BadRequest } from '../../http/errors.ts';
 import type { Urls } from '../../http/urls.ts';
-import type { Position } from '../items.ts';
 import { resolveVoter, type Supervisor } from '../supervisors.ts';
-
-export const POSITIONS: Position[] = ['aye', 'no', 'absent', 'excused'];
 
 export interface AggregateParams {
   voter: string;

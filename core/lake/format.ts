@@ -1,0 +1,184 @@
+// The lake format: the contract between the pipeline, which writes releases, and the server, which reads them. Table
+// names and columns, file paths, the manifest and its checksums are defined here once; lake/README.md documents every
+// table and column listed here. Record ids are in ids.ts.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LsaModel } from '../embed/lsa.ts';
+
+/** Version of the release layout and its tables; part of every release id. */
+export const SCHEMA_VERSION = '2.0.0';
+
+export type DocumentKind = 'agenda' | 'minutes';
+
+export type Position = 'aye' | 'no' | 'absent' | 'excused';
+export const POSITIONS: Position[] = ['aye', 'no', 'absent', 'excused'];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paths
+
+/** A release's manifest, at the top of its directory. */
+export const MANIFEST_FILE = 'manifest.json';
+/** Where a lake keeps its releases, one directory per release id. */
+export const releasesDir = (lake: string): string => join(lake, 'releases');
+export const releaseDir = (lake: string, id: string): string => join(releasesDir(lake), id);
+/** The symlink naming the lake's current release (`releases/<id>`, relative). */
+export const currentLink = (lake: string): string => join(lake, 'current');
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tables
+
+/** The tables written from document rows: each table's columns (name → DuckDB type, in order). */
+export const COLUMNS = {
+  documents: {
+    document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', title: 'VARCHAR', file_name: 'VARCHAR',
+    official_url: 'VARCHAR', archive_url: 'VARCHAR', sha256: 'VARCHAR', bytes: 'BIGINT', pages: 'INTEGER', synthetic: 'BOOLEAN',
+    extractor: 'VARCHAR',
+  },
+  pages: {
+    page_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', page: 'INTEGER',
+    title: 'VARCHAR', header: 'VARCHAR', footer: 'VARCHAR', text: 'VARCHAR', quality: 'VARCHAR', indexed: 'BOOLEAN',
+    official_url: 'VARCHAR',
+  },
+  items: {
+    item_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', file_number: 'VARCHAR',
+    title: 'VARCHAR', sponsors: 'VARCHAR[]', long_title: 'VARCHAR', matter: 'VARCHAR', item_type: 'VARCHAR', section: 'VARCHAR',
+    start_page: 'INTEGER', end_page: 'INTEGER', text: 'VARCHAR', enactment_numbers: 'VARCHAR[]', status_lines: 'VARCHAR[]',
+    amounts: 'STRUCT(raw VARCHAR, value BIGINT, currency VARCHAR, qualifier VARCHAR)[]', housing_units: 'INTEGER[]',
+    addresses: 'VARCHAR[]', parties: 'VARCHAR[]', unit_mentions: 'STRUCT(units INTEGER, sentence VARCHAR)[]', official_url: 'VARCHAR',
+  },
+  roll_calls: {
+    roll_call_id: 'VARCHAR', item_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', file_number: 'VARCHAR',
+    sequence: 'INTEGER', action: 'VARCHAR', action_type: 'VARCHAR', is_final: 'BOOLEAN', page: 'INTEGER', ayes: 'VARCHAR[]',
+    noes: 'VARCHAR[]', absent: 'VARCHAR[]', excused: 'VARCHAR[]', declared_ayes: 'INTEGER', declared_noes: 'INTEGER',
+    declared_absent: 'INTEGER', declared_excused: 'INTEGER', count_mismatch: 'BOOLEAN', shared_vote: 'BOOLEAN', official_url: 'VARCHAR',
+  },
+  positions: {
+    position_id: 'VARCHAR', roll_call_id: 'VARCHAR', item_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER',
+    file_number: 'VARCHAR', page: 'INTEGER', supervisor_id: 'VARCHAR', name_as_recorded: 'VARCHAR', position: 'VARCHAR',
+    action: 'VARCHAR', action_type: 'VARCHAR', is_final: 'BOOLEAN',
+  },
+  comments: {
+    comment_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', page: 'INTEGER', speaker: 'VARCHAR',
+    statement: 'VARCHAR', file_number: 'VARCHAR', sequence: 'INTEGER', official_url: 'VARCHAR',
+  },
+  supervisors: {
+    supervisor_id: 'VARCHAR', surname: 'VARCHAR', full_name: 'VARCHAR', district: 'INTEGER', term_from: 'VARCHAR', term_to: 'VARCHAR',
+    name_variants: 'VARCHAR[]',
+  },
+  problems: { document_id: 'VARCHAR', page: 'INTEGER', kind: 'VARCHAR', detail: 'VARCHAR' },
+} as const;
+
+export type Table = keyof typeof COLUMNS;
+
+/** The change log (`changes.parquet`): one row per entity change, by global sequence. */
+export const CHANGE_COLUMNS = {
+  sequence: 'BIGINT', entity: 'VARCHAR', record_id: 'VARCHAR', operation: 'VARCHAR', release: 'VARCHAR', time: 'TIMESTAMP', record_hash: 'VARCHAR',
+} as const;
+
+/** The snapshot entities (API name, lake table, key column), in the order a release's new changes are numbered. */
+export const SNAPSHOT_ENTITIES = [
+  { name: 'documents', table: 'documents', key: 'document_id' },
+  { name: 'supervisors', table: 'supervisors', key: 'supervisor_id' },
+  { name: 'legislative-files', table: 'legislative_files', key: 'file_number' },
+  { name: 'recorded-positions', table: 'positions', key: 'position_id' },
+] as const;
+
+export type EntityName = (typeof SNAPSHOT_ENTITIES)[number]['name'];
+
+export const snapshotEntity = (name: EntityName) => SNAPSHOT_ENTITIES.find((e) => e.name === name)!;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Indexes (under index/)
+
+/** The text collections with a BM25 index. */
+export const COLLECTIONS = ['page', 'item', 'comment'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
+
+/** A collection's BM25 tables: postings (one part file per term range), terms (with their part), docs, stats. */
+export const indexTable = (c: Collection, table: 'postings' | 'terms' | 'docs' | 'stats'): string => `${c}_${table}`;
+
+/** A postings part file's path holds `/part=N/`. */
+export const POSTINGS_PART = /\/part=(\d+)\//;
+
+/** The directory of the index tables and text stores, in a release. */
+export const INDEX_DIR = 'index';
+
+/** A collection's text store: each document's text raw-deflated, at `text_offset` / `text_bytes` of its docs table. */
+export const textStoreFile = (c: Collection): string => `${c}_text.bin`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The manifest
+
+export interface ManifestFile { path: string; sha256: string; bytes: number; rows: number }
+
+export interface TableFiles { files: ManifestFile[]; rows: number }
+
+/** A source PDF the release was built from. */
+export interface ManifestInput {
+  file: string; documentId: string; meetingDate: string; kind: string; sha256: string; bytes: number; officialUrl: string; synthetic: boolean;
+}
+
+/** Changes this release added to the change log, and the prior ones it carried forward. */
+export interface ChangeCounts { insert: number; update: number; delete: number; carried: number }
+
+/** The page embeddings of a release (`page_embeddings`, and `embedding_terms` for the built-in model). */
+export interface EmbeddingsEntry {
+  model: string;
+  provider: 'lsa' | 'openai-compatible';
+  dim: number;
+  table: 'page_embeddings';
+  pages: number;
+  passages: number;
+  embedded: number;
+  reused: number;
+  window: { words: number; overlap: number };
+  /** The built-in model: its parameters and vocabulary size (the terms are in `embedding_terms`). */
+  lsa?: LsaModel['params'] & { terms: number };
+}
+
+export interface Manifest {
+  schemaVersion: string;
+  releaseId: string;
+  createdAt: string;
+  preview: boolean;
+  inputs: ManifestInput[];
+  /** The text analysis the indexes were built with; the server refuses another version. */
+  analysis: { version: string } & Record<string, unknown>;
+  extractor: string;
+  /** Older releases may lack the fields below. */
+  parser?: string;
+  previousRelease?: string | null;
+  changes?: ChangeCounts;
+  embeddings?: EmbeddingsEntry | null;
+  tables: Record<string, TableFiles>;
+  /** Problem counts by kind; the rows are in the `problems` table. */
+  problems: Record<string, number>;
+}
+
+/** The manifest of the release in `dir`, as written (the server checks it further before serving the release). */
+export async function readManifest(dir: string): Promise<Manifest> {
+  return JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+}
+
+/** A file's sha256, as the manifest lists it. */
+export async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The manifest's tables: files grouped by table, the table being a file's first path segment without its extension
+ * (`items/year=2016/…` → items), under `index/` the segment after it (`index/page_postings/part=3/…` → page_postings).
+ */
+export function tablesOf(files: ManifestFile[]): Record<string, TableFiles> {
+  const tables: Record<string, TableFiles> = {};
+  for (const f of files) {
+    const table = (f.path.startsWith('index/') ? f.path.slice(6) : f.path).split('/')[0].replace(/\.(parquet|bin)$/, '');
+    (tables[table] ??= { files: [], rows: 0 }).files.push(f);
+    tables[table].rows += f.rows;
+  }
+  return tables;
+}

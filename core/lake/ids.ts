@@ -1,0 +1,44 @@
+// Every record id of the lake, built and parsed here and nowhere else. Ids come from what a record is (meeting date and
+// kind, page, file number and place, speaker's place), never from row numbers, so links, snapshots and the change feed
+// survive rebuilds; every record id begins with its meeting date (lake/README.md, Ids).
+import type { DocumentKind } from './format.ts';
+
+/** A document: meeting date and kind, e.g. `2016-11-01-minutes`. */
+export const documentId = (meetingDate: string, kind: DocumentKind): string => `${meetingDate}-${kind}`;
+
+/** A page of a document: `2016-11-01-minutes-p4`. */
+export const pageId = (documentId: string, page: number): string => `${documentId}-p${page}`;
+
+/** A page id's document and page number, or null for an id that is not a page id. */
+export function parsePageId(id: string): { documentId: string; page: number } | null {
+  const m = /^(.*)-p(\d+)$/.exec(id);
+  return m ? { documentId: m[1], page: Number(m[2]) } : null;
+}
+
+/** A legislative-item block: `<documentId>-<fileNumber>`, with `-2`, `-3` … for later blocks of the file in one document. */
+export const itemId = (documentId: string, fileNumber: string, block: number): string => `${documentId}-${fileNumber}${block > 1 ? `-${block}` : ''}`;
+
+/** The `n`th roll call (from 1) of an item: `<itemId>-v<n>`. */
+export const rollCallId = (itemId: string, n: number): string => `${itemId}-v${n}`;
+
+/** One supervisor's recorded position in a roll call: `<rollCallId>-<supervisor id, or the slug of the recorded name>`. */
+export const positionId = (rollCallId: string, supervisor: string): string => `${rollCallId}-${supervisor}`;
+
+/** A speaker's public comment: `<documentId>-c<NNN>`, the place in the document's comment list, zero-padded to 3. */
+export const commentId = (documentId: string, sequence: number): string => `${documentId}-c${String(sequence).padStart(3, '0')}`;
+
+/** A supervisor (or an unresolved recorded name in a position id): the slug of the name, `eric-mar`. */
+export const supervisorId = (name: string): string =>
+  name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** The meeting year an id begins with, or null for an id that does not (a lookup then reads every year). */
+export function yearOfId(id: string): number | null {
+  const m = /^(\d{4})-/.exec(id);
+  return m ? Number(m[1]) : null;
+}
+
+/** A release: the first 16 hex digits of the hash of its content. */
+export const isReleaseId = (id: string): boolean => /^[0-9a-f]{16}$/.test(id);
+
+/** The official PDF opened at a page (the `official_url` of pages, items, roll calls and comments). */
+export const officialPageUrl = (officialUrl: string, page: number): string => `${officialUrl}#page=${page}`;
