@@ -73,8 +73,8 @@ async function readAll(sources: SourceDocument[], out: RowFiles, cacheDir: strin
 }
 
 /**
- * Parser version: the hash of the parse and enrich code, the supervisor roster and the id formats (reported per
- * document in /api/quality).
+ * Parser version: the hash of the parse and enrich code, the supervisor roster, the id formats and the name rules
+ * (reported per document in /api/quality).
  */
 export const PARSER = (() => {
   const root = dirname(fileURLToPath(import.meta.url));
@@ -82,7 +82,7 @@ export const PARSER = (() => {
   for (const dir of ['parse', 'enrich', 'data']) {
     for (const name of readdirSync(join(root, dir)).sort()) hash.update(name).update(readFileSync(join(root, dir, name)));
   }
-  for (const file of ['../core/lake/ids.ts']) hash.update(file).update(readFileSync(join(root, file)));
+  for (const file of ['../core/lake/ids.ts', '../core/roster.ts']) hash.update(file).update(readFileSync(join(root, file)));
   return `board-records-parse/${hash.digest('hex').slice(0, 12)}`;
 })();
 

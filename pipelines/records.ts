@@ -2,6 +2,7 @@
 // Ids are derived from what a record is (meeting, document kind, page, file number, place in the document), never from
 // build order, so they stay stable across releases.
 import type { DocumentKind, Position } from '../core/lake/format.ts';
+import type { RosterEntry } from '../core/roster.ts';
 
 export type ActionType =
   | 'final-passage' | 'first-reading' | 'adoption' | 'approval' | 'amendment' | 'continuance'
@@ -113,18 +114,8 @@ export interface CommentRecord {
   sequence: number;
 }
 
-export interface SupervisorRecord {
-  /** Slug of the full name: `eric-mar`. */
-  id: string;
-  surname: string;
-  fullName: string;
-  district: number | null;
-  /** `YYYY-MM`. */
-  termFrom: string;
-  /** `YYYY-MM`, or null while still serving. */
-  termTo: string | null;
-  nameVariants: string[];
-}
+/** A roster identity with the name variants recorded for it (core/roster.ts). */
+export type SupervisorRecord = RosterEntry;
 
 export type ProblemKind = 'count-mismatch' | 'unresolved-name' | 'ambiguous-name' | 'unparsed-block' | 'unclassified-action' | 'garbage-page' | 'repaired-page';
 

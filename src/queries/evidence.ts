@@ -2,33 +2,18 @@
 // searches concurrently with the existing query functions, and say in `guidance` how to read what came back.
 import type { Release } from '../lake/release.ts';
 import type { Urls } from '../http/urls.ts';
-import { interpret, MAX_YEAR, MIN_YEAR, type Interpreted, type RosterEntry } from './interpret.ts';
+import { describeSupervisor } from '../../core/roster.ts';
+import { interpret, MAX_YEAR, MIN_YEAR, type Interpreted } from './interpret.ts';
 import { searchComments } from './comments.ts';
 import { searchItems } from './items.ts';
 import { searchPages } from './pages.ts';
-import { describeSupervisor } from './supervisors.ts';
+import { supervisors } from './supervisors.ts';
 import { INTERPRETATION_LIMITS } from './aggregates/votes.ts';
 
 const LIMIT = 10;
 
-const rosters = new WeakMap<Release, Promise<RosterEntry[]>>();
-
-/** The release's supervisors, read once per release. */
-export function roster(release: Release): Promise<RosterEntry[]> {
-  let r = rosters.get(release);
-  if (!r) {
-    r = release.pool
-      .rows(`SELECT supervisor_id AS id, full_name AS "fullName", surname, district::INTEGER AS district, term_from AS "termFrom", term_to AS "termTo",
-                    name_variants AS variants FROM supervisors ORDER BY term_from, supervisor_id`)
-      .then((rows) => rows as unknown as RosterEntry[]);
-    r.catch(() => rosters.delete(release));
-    rosters.set(release, r);
-  }
-  return r;
-}
-
 export async function evidenceBundle(release: Release, urls: Urls, p: { q: string }) {
-  const x = interpret(p.q, await roster(release));
+  const x = interpret(p.q, await supervisors(release));
   const i = x.interpretation;
   const voter = x.supervisor;
   // With no subject words left, a named voter's surname still finds their roll calls (item text prints the names).

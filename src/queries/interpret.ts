@@ -1,13 +1,8 @@
 // A whole question → the filters it implies (spec 2.1 `interpretation`): years, the supervisor named (date-aware),
 // the recorded position asked about, final-only, intents, and the search words that are left. Deterministic rules, no
 // model: every inferred filter is reported with the words it came from, so a reader can check it.
-import type { Supervisor } from './supervisors.ts';
+import { foldChars, QUESTION_TITLE, servesIn, type RosterEntry } from '../../core/roster.ts';
 import { distance } from '../../core/text/analysis.ts';
-
-/** A supervisor with the other spellings recorded for them. */
-export interface RosterEntry extends Supervisor {
-  variants?: string[];
-}
 
 export interface Interpretation {
   searchQuery: string;
@@ -46,7 +41,6 @@ type Span = [number, number];
 
 // Surnames that are also ordinary words (or month abbreviations): a bare match counts only in a "name slot".
 const COMMON_WORD_SURNAMES = new Set(['fewer', 'brown', 'breed', 'mar', 'kim', 'chan', 'wong', 'yee', 'tang', 'chu', 'chen', 'lee']);
-const TITLE = String.raw`(?:supervisors?|sup\.?|president|commissioner)\s+`;
 const POSSESSIVE = String.raw`(?:['’]s|s['’]|['’])?`;
 const VOTE_WORD = /^\s*(?:['’]s\b|s['’]|votes?\b|voted\b|voting\b|record\b)/i;
 
@@ -77,10 +71,6 @@ const QUESTION_WORDS = new Set(`how what which who whom whose when where why did
   many much often times time ever anyone anybody anything happen happened happens file files`.split(/\s+/).filter(Boolean));
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** Lower case without accents, one character for one, so that offsets into the cleaned text are offsets into the question. */
-const clean = (s: string) => [...s].map((c) => { const d = c.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase(); return d.length === c.length ? d : c.toLowerCase(); }).join('');
-const yearOf = (s: string) => Number(s.slice(0, 4));
-const serves = (s: RosterEntry, from: number, to: number) => yearOf(s.termFrom) <= to && (s.termTo === null || yearOf(s.termTo) >= from);
 const overlaps = (a: Span, spans: Span[]) => spans.some(([s, e]) => a[0] < e && s < a[1]);
 
 export function interpret(question: string, roster: RosterEntry[]): Interpreted {
@@ -136,7 +126,7 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
   const found: { entry: RosterEntry; span: Span; words: string}[] = [];
   const names: { name: string; entry: RosterEntry; full: boolean }[] = [];
   for (const s of roster) {
-    for (const n of new Set([s.fullName, ...(s.variants ?? [])])) names.push({ name: n, entry: s, full: n.trim().includes(' ') });
+    for (const n of new Set([s.fullName, ...(s.nameVariants ?? [])])) names.push({ name: n, entry: s, full: n.trim().includes(' ') });
     names.push({ name: s.surname, entry: s, full: false });
   }
   names.sort((a, b) => b.name.length - a.name.length);
@@ -145,32 +135,32 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
     if (!common) return true;
     if (titled || VOTE_WORD.test(q.slice(end)) || /['’]s?$/.test(matched)) return true;
     if (/^\s*\.?\s*\d/.test(q.slice(end))) return false; // "Mar 5", "Mar. 2017"
-    const bare = matched.replace(new RegExp(`^${TITLE}`, 'i'), '');
+    const bare = matched.replace(new RegExp(`^${QUESTION_TITLE}`, 'i'), '');
     return /^\p{Lu}/u.test(bare) && start >= firstWordEnd;
   };
-  const qClean = clean(q);
+  const qClean = foldChars(q);
   for (const { name, entry, full } of names) {
-    const re = new RegExp(`(?<![\\p{L}])(${TITLE})?${escapeRe(clean(name)).replace(/\\?\s+/g, '[\\s-]+')}${POSSESSIVE}(?![\\p{L}])`, 'giu');
+    const re = new RegExp(`(?<![\\p{L}])(${QUESTION_TITLE})?${escapeRe(foldChars(name)).replace(/\\?\s+/g, '[\\s-]+')}${POSSESSIVE}(?![\\p{L}])`, 'giu');
     for (const m of qClean.matchAll(re)) {
       const span: Span = [m.index!, m.index! + m[0].length];
       if (overlaps(span, consumed) || found.some((f) => overlaps(span, [f.span]) && (f.span[0] !== span[0] || f.span[1] !== span[1]))) continue;
       const original = q.slice(...span);
-      const common = !full && COMMON_WORD_SURNAMES.has(clean(name));
+      const common = !full && COMMON_WORD_SURNAMES.has(foldChars(name));
       if (!accept(span[0], span[1], original, Boolean(m[1]), common)) continue;
       found.push({ entry, span, words: original });
     }
   }
   // Typos: a word of 5+ letters within edit distance 1 (2 for 8+) of a surname, in a name slot.
-  const surnames = [...new Set(roster.map((s) => s.surname))].filter((n) => n.length >= 5 && !COMMON_WORD_SURNAMES.has(clean(n)));
+  const surnames = [...new Set(roster.map((s) => s.surname))].filter((n) => n.length >= 5 && !COMMON_WORD_SURNAMES.has(foldChars(n)));
   for (const m of q.matchAll(/(?<![\p{L}])(\p{L}{4,})(['’]s|s['’]|['’])?(?![\p{L}])/gu)) {
     const span: Span = [m.index!, m.index! + m[0].length];
     if (overlaps(span, consumed) || found.some((f) => overlaps(span, [f.span]))) continue;
-    const word = clean(m[1]);
+    const word = foldChars(m[1]);
     if (QUESTION_WORDS.has(word)) continue;
     const titled = /(?:supervisors?|sup\.?|president|by)\s+$/i.test(q.slice(0, span[0]));
     const slot = titled || Boolean(m[2]) || VOTE_WORD.test(q.slice(span[1])) || (/^\p{Lu}/u.test(m[1]) && span[0] >= firstWordEnd);
     if (!slot) continue;
-    const near = surnames.filter((n) => { const d = distance(word, clean(n)); return d > 0 && d <= (n.length >= 8 ? 2 : 1); });
+    const near = surnames.filter((n) => { const d = distance(word, foldChars(n)); return d > 0 && d <= (n.length >= 8 ? 2 : 1); });
     if (near.length !== 1) continue;
     for (const entry of roster.filter((s) => s.surname === near[0])) found.push({ entry, span, words: m[0] });
   }
@@ -190,7 +180,7 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
   const others: RosterEntry[] = [];
   for (const x of mentions) {
     const unique = [...new Map(x.candidates.map((c) => [c.id, c])).values()];
-    const serving = unique.filter((c) => serves(c, fromYear, toYear));
+    const serving = unique.filter((c) => servesIn(c, fromYear, toYear));
     if (serving.length === 1) {
       if (!supervisor) {
         supervisor = serving[0];
@@ -252,7 +242,7 @@ function searchWords(q: string, consumed: Span[]): string {
       continue;
     }
     const word = m[0].replace(/^[^\p{L}\p{N}$#]+|[^\p{L}\p{N}%]+$/gu, '').replace(/['’]s$/i, '');
-    if (!word || QUESTION_WORDS.has(clean(word))) continue;
+    if (!word || QUESTION_WORDS.has(foldChars(word))) continue;
     out.push(word);
   }
   return out.join(' ');

@@ -9,7 +9,8 @@ import type { Urls } from '../http/urls.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
-import { resolveVoter, type Supervisor } from './supervisors.ts';
+import type { Supervisor } from '../../core/roster.ts';
+import { resolveVoter } from './supervisors.ts';
 
 export interface ItemSearchParams {
   q: string;

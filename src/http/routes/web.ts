@@ -7,6 +7,7 @@ import { HttpError } from '../errors.ts';
 import { readParams } from '../params.ts';
 import { pageHtml, resultsHtml, type Form } from '../../render/html/page.ts';
 import type { ProblemBody } from '../../render/html/types.ts';
+import { supervisorNames } from '../../queries/supervisors.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
 import { search } from './records.ts';
 
@@ -18,8 +19,6 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 };
 
 const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')).trim();
-
-const rosters = new WeakMap<object, Promise<string[]>>();
 
 async function page(ctx: Context): Promise<void> {
   const { release, urls } = ctx.state as State;
@@ -48,12 +47,7 @@ async function page(ctx: Context): Promise<void> {
     ctx.body = results;
     return;
   }
-  let roster = rosters.get(release);
-  if (!roster) {
-    roster = release.pool.rows('SELECT full_name FROM supervisors ORDER BY surname, full_name').then((rows) => rows.map((r) => String(r.full_name)));
-    rosters.set(release, roster);
-  }
-  ctx.body = pageHtml(form, await roster, results);
+  ctx.body = pageHtml(form, await supervisorNames(release), results);
 }
 
 export const webRoutes: RawRoute[] = [

@@ -5,7 +5,8 @@ import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
 import { BadRequest } from '../../http/errors.ts';
 import type { Urls } from '../../http/urls.ts';
-import { resolveVoter, type Supervisor } from '../supervisors.ts';
+import type { Supervisor } from '../../../core/roster.ts';
+import { resolveVoter } from '../supervisors.ts';
 
 export interface AggregateParams {
   voter: string;

@@ -1,10 +1,11 @@
 // Markdown for the answer endpoints (aggregates, evidence bundle): headings per section, one line per record with its
 // citation links, the rules and limits written out, so a language model can read and cite them.
+import { termText, type Supervisor } from '../../../core/roster.ts';
 import { filtersLine, links, oneLine, plain, rollCallLines } from './records.ts';
 
 type AnyRecord = Record<string, any>;
 
-const voterLine = (v: AnyRecord) => `${v.fullName} (id \`${v.id}\`${v.district ? `, District ${v.district}` : ''}, term ${v.termFrom}–${v.termTo ?? 'present'})`;
+const voterLine = (v: Supervisor) => `${v.fullName} (id \`${v.id}\`${v.district ? `, District ${v.district}` : ''}, term ${termText(v)})`;
 const evidence = (e: AnyRecord) => `[official PDF p. ${e.page}](${e.officialUrl}) · [record](${e.transcriptUrl}) · [markdown](${e.markdownUrl})`;
 const bullets = (xs: string[]) => xs.map((x) => `- ${x}`);
 
