@@ -12,7 +12,7 @@ import { checkResponse } from '../schemas.ts';
 import type { Endpoint } from './endpoints.ts';
 import { Downloads } from './routes/data.ts';
 import { endpoints, rawRoutes } from './routes/index.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, toProblem } from './errors.ts';
 import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
 import { ownBase, Urls } from './urls.ts';
@@ -91,12 +91,10 @@ export function createApp(config: Config, lake: Lake): App {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) problem(ctx, 404, 'Not found', `no resource at ${ctx.path}`);
     } catch (e) {
-      if (e instanceof HttpError) {
-        for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
-        problem(ctx, e.status, e.title, e.message, e.extra);
-      } else if (e instanceof Overloaded || e instanceof QueryTimeout) {
-        ctx.set('Retry-After', '1');
-        problem(ctx, 503, 'Service busy', e instanceof QueryTimeout ? 'the query took too long and was stopped; try a narrower request' : 'too many requests are waiting; retry shortly');
+      const p = toProblem(e);
+      if (p) {
+        for (const [k, v] of Object.entries(p.headers)) ctx.set(k, v);
+        problem(ctx, p.status, p.title, p.detail, p.extra);
       } else {
         config.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', path: ctx.path, error: (e as Error).stack }));
         problem(ctx, 500, 'Internal error', 'the server could not answer this request');

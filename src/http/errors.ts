@@ -1,7 +1,7 @@
-// Typed errors thrown anywhere in a request, turned into RFC 9457 problem documents in one place.
+// Errors of the HTTP layer, and `toProblem`: what any error thrown in a request answers as an RFC 9457 problem document.
 import type { ErrorObject } from 'ajv';
-
-export interface ParamError { parameter: string; rule: string; message: string }
+import { Overloaded, QueryTimeout } from '../lake/pool.ts';
+import { InvalidParameter, type ParamError } from '../queries/errors.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -15,13 +15,18 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequest extends HttpError {
-  constructor(readonly errors: ParamError[], extra: Record<string, unknown> = {}) {
-    super(400, 'Invalid request parameters', errors.map((e) => e.message).join('; '), { errors, ...extra });
-  }
-}
-
 export const notFound = (detail: string) => new HttpError(404, 'Not found', detail);
+
+export interface Problem { status: number; title: string; detail: string; extra: Record<string, unknown>; headers: Record<string, string> }
+
+/** The problem document an error answers as; null for an unexpected error (a 500, logged). */
+export function toProblem(e: unknown): Problem | null {
+  if (e instanceof HttpError) return { status: e.status, title: e.title, detail: e.message, extra: e.extra, headers: e.headers };
+  if (e instanceof InvalidParameter) return { status: 400, title: 'Invalid request parameters', detail: e.message, extra: { errors: e.errors, ...e.extra }, headers: {} };
+  if (e instanceof QueryTimeout) return { status: 503, title: 'Service busy', detail: 'the query took too long and was stopped; try a narrower request', extra: {}, headers: { 'Retry-After': '1' } };
+  if (e instanceof Overloaded) return { status: 503, title: 'Service busy', detail: 'too many requests are waiting; retry shortly', extra: {}, headers: { 'Retry-After': '1' } };
+  return null;
+}
 
 const describe = (v: unknown) => (typeof v === 'string' ? `'${v.length > 40 ? v.slice(0, 40) + '…' : v}'` : JSON.stringify(v));
 

@@ -1,7 +1,8 @@
 // Query-string parameters → a validated, typed object, by the endpoint's schema in schemas/params/.
 import type { ParsedUrlQuery } from 'node:querystring';
 import { checkParams } from '../schemas.ts';
-import { BadRequest, paramErrors, type ParamError } from './errors.ts';
+import { InvalidParameter, type ParamError } from '../queries/errors.ts';
+import { paramErrors } from './errors.ts';
 
 export function readParams<T>(schemaId: string, query: ParsedUrlQuery, fixed: Record<string, unknown> = {}): T {
   const errors: ParamError[] = [];
@@ -11,10 +12,10 @@ export function readParams<T>(schemaId: string, query: ParsedUrlQuery, fixed: Re
     else if (value === undefined || value === '') continue; // an empty field in a form means "not set"
     else values[name] = value;
   }
-  if (errors.length) throw new BadRequest(errors);
+  if (errors.length) throw new InvalidParameter(errors);
   Object.assign(values, fixed);
   const raw = { ...values };
   const problems = checkParams(schemaId, values);
-  if (problems.length) throw new BadRequest(paramErrors(problems, raw));
+  if (problems.length) throw new InvalidParameter(paramErrors(problems, raw));
   return values as T;
 }

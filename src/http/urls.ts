@@ -1,6 +1,7 @@
 // Absolute links to records, built from the public base URL, or else the server's own address: never from a
 // client's Host header (a forged one would put its links into answers, and caches would keep them).
 import type { Socket } from 'node:net';
+import type { LinkQuery, Links } from '../queries/links.ts';
 
 /**
  * The server's own address on this connection: the configured host, or for a wildcard listen address (`0.0.0.0`,
@@ -12,7 +13,7 @@ export function ownBase(listen: { host: string; port: number }, socket: Socket):
   return `http://${host.includes(':') ? `[${host}]` : host}:${socket.localPort ?? listen.port}`;
 }
 
-export class Urls {
+export class Urls implements Links {
   constructor(readonly base: string) {}
   page(id: string, md = false): string {
     return `${this.base}/api/pages/${encodeURIComponent(id)}${md ? '.md' : ''}`;
@@ -23,7 +24,28 @@ export class Urls {
   comment(id: string, md = false): string {
     return `${this.base}/api/comments/${encodeURIComponent(id)}${md ? '.md' : ''}`;
   }
-  api(path: string, params: Record<string, string | number | boolean | null | undefined> = {}): string {
+  votes(q: LinkQuery): string {
+    return this.api('/api/aggregates/votes', q);
+  }
+  housing(q: LinkQuery): string {
+    return this.api('/api/aggregates/housing', q);
+  }
+  comments(q: LinkQuery): string {
+    return this.api('/api/comments', q);
+  }
+  changes(): string {
+    return this.api('/api/changes');
+  }
+  snapshot(entity: string, q: LinkQuery = {}): string {
+    return this.api(`/api/snapshots/${entity}`, q);
+  }
+  snapshotRecord(entity: string, id: string): string {
+    return this.api(`/api/snapshots/${entity}/${encodeURIComponent(id)}`);
+  }
+  releaseFile(release: string, path: string): string {
+    return `${this.base}/api/releases/${release}/files/${path}`;
+  }
+  api(path: string, params: LinkQuery = {}): string {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') qs.set(k, String(v));
     const s = qs.toString();

@@ -2,10 +2,11 @@
 // a release held for the call, REST-identical argument errors as `isError` results, the token budget, the release id.
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { BadRequest, HttpError } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
 import { readParams } from '../http/params.ts';
 import type { Urls } from '../http/urls.ts';
 import { cancelledBy, Overloaded, QueryTimeout } from '../lake/pool.ts';
+import { InvalidParameter } from '../queries/errors.ts';
 import type { Release } from '../lake/release.ts';
 import { fit, footer } from './budget.ts';
 import { passThrough, type JsonSchema } from './schema.ts';
@@ -22,7 +23,7 @@ export interface Tool<P = any, B extends object = any> {
   description: string;
   /** The advertised input schema (normally a REST parameter schema via paramsSchema). */
   input: JsonSchema;
-  /** Validates and coerces arguments, throwing the REST BadRequest; defaults to readParams with `params`. */
+  /** Validates and coerces arguments, throwing InvalidParameter as REST does; defaults to readParams with `params`. */
   params?: string;
   parse?: (args: Record<string, unknown>) => P;
   output: StandardSchemaWithJSON<Record<string, unknown>>;
@@ -63,7 +64,7 @@ const asQuery = (args: Record<string, unknown>) =>
 /** A REST parameter a tool leaves out (`format`, `release`) is refused as REST refuses unknown parameters. */
 function known(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
   const unknown = Object.keys(args).filter((k) => !(k in ((tool.input.properties as object) ?? {})));
-  if (unknown.length) throw new BadRequest(unknown.map((k) => ({ parameter: k, rule: 'unknown', message: `${k} is not a parameter of this endpoint` })));
+  if (unknown.length) throw new InvalidParameter(unknown.map((k) => ({ parameter: k, rule: 'unknown', message: `${k} is not a parameter of this endpoint` })));
   return args;
 }
 
@@ -92,7 +93,7 @@ export function register(server: McpServer, tool: Tool, deps: Deps, turn: Return
           structuredContent: structured,
         };
       } catch (e) {
-        if (e instanceof HttpError) return errorResult(e.message);
+        if (e instanceof HttpError || e instanceof InvalidParameter) return errorResult(e.message);
         if (e instanceof QueryTimeout) return errorResult(deps.deadline.aborted ? 'the request\'s time limit passed while this call ran; send it again in a request of its own' : 'the query took too long and was stopped; try a narrower request');
         if (e instanceof Overloaded) return errorResult('too many requests are waiting; retry shortly');
         deps.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', tool: tool.name, error: (e as Error).stack }));

@@ -2,14 +2,14 @@
 // sequence order). The release's own changes are stored with a NULL release and time: they are this release's id and
 // creation time (see pipelines/publish/changes.ts).
 import type { Release } from '../lake/release.ts';
-import type { Urls } from '../http/urls.ts';
+import type { Links } from './links.ts';
 
 /** Version of the change record shape (schemas/change-feed.json). */
 export const CHANGES_SCHEMA_VERSION = '1.0.0';
 
 export interface ChangeParams { cursor: number; since?: string; limit: number; release?: string }
 
-export async function changeFeed(release: Release, urls: Urls, p: ChangeParams) {
+export async function changeFeed(release: Release, links: Links, p: ChangeParams) {
   const since = p.since === undefined ? null : new Date(p.since).toISOString();
   const created = new Date(release.manifest.createdAt).toISOString();
   const rows = await release.pool.rows(
@@ -21,7 +21,7 @@ export async function changeFeed(release: Release, urls: Urls, p: ChangeParams) 
     [release.id, created, p.cursor, since, created, since, p.limit + 1],
   );
   const more = rows.length > p.limit;
-  const changes = rows.slice(0, p.limit).map((c) => ({ ...c, url: urls.api(`/api/snapshots/${c.entity}/${encodeURIComponent(String(c.id))}`) }));
+  const changes = rows.slice(0, p.limit).map((c) => ({ ...c, url: links.snapshotRecord(String(c.entity), String(c.id)) }));
   return {
     schemaVersion: CHANGES_SCHEMA_VERSION,
     release: release.id,

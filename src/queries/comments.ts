@@ -1,7 +1,7 @@
 // Public comment: BM25 over speakers and the Clerk's summaries, with a speaker filter; single comment records.
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Release } from '../lake/release.ts';
-import type { Urls } from '../http/urls.ts';
+import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 
 export interface CommentSearchParams { q: string; speaker?: string; from: number; to: number; limit: number }
@@ -9,7 +9,7 @@ export interface CommentSearchParams { q: string; speaker?: string; from: number
 const COLUMNS = `c.comment_id AS id, c.document_id AS "documentId", strftime(c.meeting_date, '%Y-%m-%d') AS "meetingDate", c.year::INTEGER AS year,
   c.page::INTEGER AS page, c.speaker, c.statement, c.file_number AS "fileNumber", c.sequence::INTEGER AS sequence, c.official_url AS "officialUrl"`;
 
-export async function searchComments(release: Release, urls: Urls, p: CommentSearchParams) {
+export async function searchComments(release: Release, links: Links, p: CommentSearchParams) {
   const m = await bm25(release, 'comment', p.q, p);
   const params: DuckDBValue[] = [...m.params];
   let where = '';
@@ -25,8 +25,8 @@ export async function searchComments(release: Release, urls: Urls, p: CommentSea
   const results = rows.map(({ total, documentId, sequence, ...r }) => ({
     ...r,
     score: round(Number(r.score)),
-    transcriptUrl: urls.comment(String(r.id)),
-    markdownUrl: urls.comment(String(r.id), true),
+    transcriptUrl: links.comment(String(r.id)),
+    markdownUrl: links.comment(String(r.id), true),
   }));
   return {
     query: p.q,
@@ -38,8 +38,8 @@ export async function searchComments(release: Release, urls: Urls, p: CommentSea
   };
 }
 
-export async function getComment(release: Release, urls: Urls, id: string) {
+export async function getComment(release: Release, links: Links, id: string) {
   const [row] = await release.pool.rows(`SELECT ${COLUMNS} FROM comments c WHERE c.comment_id = ?`, [id]);
   if (!row) return null;
-  return { ...row, transcriptUrl: urls.comment(id), markdownUrl: urls.comment(id, true), release: release.id };
+  return { ...row, transcriptUrl: links.comment(id), markdownUrl: links.comment(id, true), release: release.id };
 }

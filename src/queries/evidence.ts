@@ -1,7 +1,7 @@
 // The /api/query evidence bundle (spec 2.1): interpret the question, then run the item, vote, page and comment
 // searches concurrently with the existing query functions, and say in `guidance` how to read what came back.
 import type { Release } from '../lake/release.ts';
-import type { Urls } from '../http/urls.ts';
+import type { Links } from './links.ts';
 import { describeSupervisor } from '../../core/roster.ts';
 import { interpret, MAX_YEAR, MIN_YEAR, type Interpreted } from './interpret.ts';
 import { searchComments } from './comments.ts';
@@ -12,7 +12,7 @@ import { INTERPRETATION_LIMITS } from './aggregates/votes.ts';
 
 const LIMIT = 10;
 
-export async function evidenceBundle(release: Release, urls: Urls, p: { q: string }) {
+export async function evidenceBundle(release: Release, links: Links, p: { q: string }) {
   const x = interpret(p.q, await supervisors(release));
   const i = x.interpretation;
   const voter = x.supervisor;
@@ -20,25 +20,25 @@ export async function evidenceBundle(release: Release, urls: Urls, p: { q: strin
   const words = i.searchQuery || voter?.surname || p.q;
   const years = { from: i.fromYear, to: i.toYear };
   const [items, votes, pageMatches, publicComments] = await Promise.all([
-    searchItems(release, urls, { q: words, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT }),
+    searchItems(release, links, { q: words, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT }),
     voter
-      ? searchItems(release, urls, { q: words, voter: voter.fullName, position: i.recordedPosition ?? undefined, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT })
+      ? searchItems(release, links, { q: words, voter: voter.fullName, position: i.recordedPosition ?? undefined, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT })
       : null,
-    searchPages(release, urls, { q: words, ...years, limit: LIMIT, mode: release.has('page_embeddings') ? 'hybrid' : 'lexical' }),
-    i.commentIntent ? searchComments(release, urls, { q: words, ...years, limit: LIMIT }) : null,
+    searchPages(release, links, { q: words, ...years, limit: LIMIT, mode: release.has('page_embeddings') ? 'hybrid' : 'lexical' }),
+    i.commentIntent ? searchComments(release, links, { q: words, ...years, limit: LIMIT }) : null,
   ]);
   const votesShown = votes !== null && votes.total > 0;
   return {
     question: p.q,
     interpretation: i,
-    guidance: guidance(urls, x, words, { votes: votes?.total ?? null, votesShown }),
+    guidance: guidance(links, x, words, { votes: votes?.total ?? null, votesShown }),
     legislativeItems: votesShown ? votes! : items,
     pageMatches,
     publicComments,
   };
 }
 
-function guidance(urls: Urls, x: Interpreted, words: string, found: { votes: number | null; votesShown: boolean }): string[] {
+function guidance(links: Links, x: Interpreted, words: string, found: { votes: number | null; votesShown: boolean }): string[] {
   const i = x.interpretation;
   const out: string[] = [];
   const said = (w: string) => `“${w.trim()}”`;
@@ -53,7 +53,7 @@ function guidance(urls: Urls, x: Interpreted, words: string, found: { votes: num
   if (i.searchQuery) out.push(`Searched for ${said(i.searchQuery)} (the question without names, years, position words and question words).`);
   else out.push(`No subject words were left after removing names, years and question words, so the searches used ${said(words)}.`);
   if (x.ambiguous) {
-    out.push(`${said(x.ambiguous.words)} matches ${x.ambiguous.candidates.length} supervisors serving in ${i.fromYear}–${i.toYear}: ${x.ambiguous.candidates.map(describeSupervisor).join('; ')}. No voter filter was applied; ask again with the full name or a year, or call ${urls.api('/api/aggregates/votes', { voter: x.ambiguous.candidates[0].fullName, from: i.fromYear, to: i.toYear })}.`);
+    out.push(`${said(x.ambiguous.words)} matches ${x.ambiguous.candidates.length} supervisors serving in ${i.fromYear}–${i.toYear}: ${x.ambiguous.candidates.map(describeSupervisor).join('; ')}. No voter filter was applied; ask again with the full name or a year, or call ${links.votes({ voter: x.ambiguous.candidates[0].fullName, from: i.fromYear, to: i.toYear })}.`);
   }
   if (x.notServing) {
     out.push(`${said(x.notServing.words)} names ${x.notServing.candidates.map(describeSupervisor).join('; ')}, who did not serve in ${i.fromYear}–${i.toYear}; no voter filter was applied. Widen the years to see their record.`);
@@ -68,15 +68,15 @@ function guidance(urls: Urls, x: Interpreted, words: string, found: { votes: num
     if (found.votesShown) out.push(`legislativeItems lists items matching ${said(words)} that have a roll call of ${scope}; voterPositions gives each of their recorded positions with its action text.`);
     else out.push(`No item matching ${said(words)} has a roll call of ${scope} in ${i.fromYear}–${i.toYear}; legislativeItems shows the matching items without the voter filter.`);
     const agg = { voter: voter.fullName, from: i.fromYear, to: i.toYear, position: i.recordedPosition, final: i.finalOnly || null };
-    out.push(`Next: for every recorded position of ${voter.fullName} (not only those matching the words), call ${urls.api('/api/aggregates/votes', agg)}`);
-    if (i.housingIntent) out.push(`Next: for housing-related files with unit counts (maximum-unit-mention rule) and totals per position, call ${urls.api('/api/aggregates/housing', agg)}`);
+    out.push(`Next: for every recorded position of ${voter.fullName} (not only those matching the words), call ${links.votes(agg)}`);
+    if (i.housingIntent) out.push(`Next: for housing-related files with unit counts (maximum-unit-mention rule) and totals per position, call ${links.housing(agg)}`);
   } else if (i.voteIntent && !x.ambiguous && !x.notServing) {
     out.push('No supervisor was named: the roll calls on each item list every recorded position. Name a supervisor to get their positions and an aggregate.');
   }
-  for (const o of x.others) out.push(`The question also names ${describeSupervisor(o)}: call ${urls.api('/api/aggregates/votes', { voter: o.fullName, from: i.fromYear, to: i.toYear })}`);
+  for (const o of x.others) out.push(`The question also names ${describeSupervisor(o)}: call ${links.votes({ voter: o.fullName, from: i.fromYear, to: i.toYear })}`);
   if (i.finalOnly) out.push('Only records with a roll call classified as a final action (final passage, adoption, approval, rejection…) are in legislativeItems.');
   if (i.commentIntent) out.push("publicComments are the Clerk's speaker summaries from the minutes, not verbatim transcripts; a speaker's name is as the Clerk recorded it.");
-  else out.push(`publicComments is null: the question does not ask about public comment or speakers. To search them, call ${urls.api('/api/comments', { q: words, from: i.fromYear, to: i.toYear })}`);
+  else out.push(`publicComments is null: the question does not ask about public comment or speakers. To search them, call ${links.comments({ q: words, from: i.fromYear, to: i.toYear })}`);
   out.push('Cite each record by its officialUrl (the City PDF, with #page=N) and its transcriptUrl; quote the action text rather than paraphrasing a vote.');
   return out;
 }

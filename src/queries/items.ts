@@ -4,8 +4,8 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Position } from '../../core/lake/format.ts';
 import { yearOfId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
-import { BadRequest } from '../http/errors.ts';
-import type { Urls } from '../http/urls.ts';
+import { InvalidParameter } from './errors.ts';
+import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
@@ -66,8 +66,8 @@ async function itemsById(release: Release, ids: string[], summary = false): Prom
   return byId;
 }
 
-export async function searchItems(release: Release, urls: Urls, p: ItemSearchParams) {
-  if (p.position && !p.voter) throw new BadRequest([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
+export async function searchItems(release: Release, links: Links, p: ItemSearchParams) {
+  if (p.position && !p.voter) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
   const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
   const m = await bm25(release, 'item', p.q, p);
   const params: DuckDBValue[] = [...m.params];
@@ -107,8 +107,8 @@ export async function searchItems(release: Release, urls: Urls, p: ItemSearchPar
       title: item.title,
       itemType: item.itemType,
       sponsors: item.sponsors,
-      transcriptUrl: urls.item(item.id),
-      markdownUrl: urls.item(item.id, true),
+      transcriptUrl: links.item(item.id),
+      markdownUrl: links.item(item.id, true),
       officialUrl: item.officialUrl,
       startPage: item.startPage,
       endPage: item.endPage,
@@ -141,7 +141,7 @@ async function voterPositions(release: Release, supervisorId: string, itemIds: s
   return out;
 }
 
-export async function getItem(release: Release, urls: Urls, id: string) {
+export async function getItem(release: Release, links: Links, id: string) {
   const item = (await itemsById(release, [id])).get(id);
   if (!item) return null;
   const comments = await release.pool.rows(`
@@ -152,9 +152,9 @@ export async function getItem(release: Release, urls: Urls, id: string) {
     ...rest,
     extracted: extracted(item),
     unitMentions: item.unitMentions ?? [],
-    comments: comments.map((c) => ({ ...c, transcriptUrl: urls.comment(String(c.id)) })),
-    transcriptUrl: urls.item(id),
-    markdownUrl: urls.item(id, true),
+    comments: comments.map((c) => ({ ...c, transcriptUrl: links.comment(String(c.id)) })),
+    transcriptUrl: links.item(id),
+    markdownUrl: links.item(id, true),
     release: release.id,
   };
 }

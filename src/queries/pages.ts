@@ -2,7 +2,7 @@
 import type { DocumentKind } from '../../core/lake/format.ts';
 import { officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
-import type { Urls } from '../http/urls.ts';
+import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
@@ -54,7 +54,7 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
 }
 
-export async function searchPages(release: Release, urls: Urls, p: PageSearchParams) {
+export async function searchPages(release: Release, links: Links, p: PageSearchParams) {
   const range = yearRange(p);
   const lexical = (limit: number) => rankPages(release, { q: p.q, kind: p.kind, limit, ...range });
   // mode=hybrid: BM25 and vector rankings fused (src/queries/vectors.ts), or BM25 with the reason it fell back.
@@ -72,8 +72,8 @@ export async function searchPages(release: Release, urls: Urls, p: PageSearchPar
       year: doc.year,
       kind: doc.kind,
       title: pageTitle(doc.title, page),
-      transcriptUrl: urls.page(id),
-      markdownUrl: urls.page(id, true),
+      transcriptUrl: links.page(id),
+      markdownUrl: links.page(id, true),
       officialUrl: officialPageUrl(doc.officialUrl, page),
       page,
       snippet: snippet(texts.get(id) ?? '', ranked.query.terms),
@@ -106,7 +106,7 @@ function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
  * One page record. Its document comes from the per-release documents, its text from the text store (Parquet's text
  * column only for a page the index left out), and the year its id begins with keeps DuckDB to one year's file.
  */
-export async function getPage(release: Release, urls: Urls, id: string) {
+export async function getPage(release: Release, links: Links, id: string) {
   const year = yearOfId(id);
   const where = `WHERE page_id = ?${year ? ' AND year = ?' : ''}`;
   const params = year ? [id, year] : [id];
@@ -121,5 +121,5 @@ export async function getPage(release: Release, urls: Urls, id: string) {
   if (rows.length === 0) return null;
   const text = texts.get(id) ?? String((await release.pool.rows(`SELECT text FROM pages ${where}`, params))[0].text);
   const { pages } = docs.get(String(rows[0].documentId))!;
-  return { ...rows[0], pages, text, transcriptUrl: urls.page(id), markdownUrl: urls.page(id, true), release: release.id };
+  return { ...rows[0], pages, text, transcriptUrl: links.page(id), markdownUrl: links.page(id, true), release: release.id };
 }

@@ -4,7 +4,7 @@ import { pageId } from '../../core/lake/ids.ts';
 import type { RefusedRelease } from '../lake/lake.ts';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
-import type { Urls } from '../http/urls.ts';
+import type { Links } from './links.ts';
 
 export const QUALITY_SCHEMA_VERSION = '1.0.0';
 
@@ -38,7 +38,7 @@ const PROBLEMS = `SELECT p.document_id AS "documentId", p.page::INTEGER AS page,
   FROM problems p LEFT JOIN documents d USING (document_id) ORDER BY p.document_id, p.page, p.kind, p.detail`;
 
 /** `refused`: releases the server would not serve, and why, in the lake's terms (a missing file, a sha256 mismatch). */
-export async function qualityReport(release: Release, urls: Urls, refused: RefusedRelease[] = []) {
+export async function qualityReport(release: Release, links: Links, refused: RefusedRelease[] = []) {
   const m = release.manifest;
   const parser = m.parser ?? null;
   const [docs, problems, byKind, names, unresolvedNames, nameProblems] = await Promise.all([
@@ -65,7 +65,7 @@ export async function qualityReport(release: Release, urls: Urls, refused: Refus
     byYearKind.set(key, g);
   }
   const problemTotal = sum(byKind, 'n');
-  const cite = (p: Row) => ({ ...p, pageUrl: urls.page(pageId(String(p.documentId), p.page as number)) });
+  const cite = (p: Row) => ({ ...p, pageUrl: links.page(pageId(String(p.documentId), p.page as number)) });
   const n = names[0];
   return {
     schemaVersion: QUALITY_SCHEMA_VERSION,
@@ -101,7 +101,7 @@ export async function qualityReport(release: Release, urls: Urls, refused: Refus
       byKind: Object.fromEntries(byKind.map((r) => [r.kind, r.n])),
       returned: problems.length,
       truncated: problems.length < problemTotal,
-      fileUrl: `${urls.base}/api/releases/${release.id}/files/problems.parquet`,
+      fileUrl: links.releaseFile(release.id, 'problems.parquet'),
       rows: problems.map(cite),
     },
   };

@@ -8,10 +8,10 @@
 // min/max statistics prune the rest) and skips at most BLOCK - 1 rows. `ORDER BY key LIMIT ? OFFSET ?` re-read and
 // re-sorted the whole table per page instead (page time grew with the cursor).
 import type { DuckDBBlobValue } from '@duckdb/node-api';
-import { snapshotEntity, type EntityName } from '../../core/lake/format.ts';
+import { MANIFEST_FILE, snapshotEntity, type EntityName } from '../../core/lake/format.ts';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
-import type { Urls } from '../http/urls.ts';
+import type { Links } from './links.ts';
 import { schema } from '../schemas.ts';
 import { CHANGES_SCHEMA_VERSION } from './changes.ts';
 
@@ -262,15 +262,15 @@ export async function snapshotRecord(release: Release, e: Entity, id: string): P
 }
 
 /** The manifest: every entity with its schema version, count, record schema, formats and Parquet files. */
-export function snapshotManifest(release: Release, urls: Urls) {
+export function snapshotManifest(release: Release, links: Links) {
   const m = release.manifest;
-  const fileUrl = (path: string) => `${urls.base}/api/releases/${release.id}/files/${path}`;
+  const fileUrl = (path: string) => links.releaseFile(release.id, path);
   return {
     schemaVersion: SNAPSHOT_SCHEMA_VERSION,
     release: release.id,
     createdAt: m.createdAt,
-    manifestUrl: fileUrl('manifest.json'),
-    changes: { url: urls.api('/api/changes'), schemaVersion: CHANGES_SCHEMA_VERSION },
+    manifestUrl: fileUrl(MANIFEST_FILE),
+    changes: { url: links.changes(), schemaVersion: CHANGES_SCHEMA_VERSION },
     entities: ENTITIES.map((e) => ({
       entity: e.name,
       description: e.description,
@@ -279,8 +279,8 @@ export function snapshotManifest(release: Release, urls: Urls) {
       records: total(e, release),
       key: e.key,
       order: `${e.key} ascending`,
-      url: urls.api(`/api/snapshots/${e.name}`),
-      pinnedUrl: urls.api(`/api/snapshots/${e.name}`, { release: release.id }),
+      url: links.snapshot(e.name),
+      pinnedUrl: links.snapshot(e.name, { release: release.id }),
       formats: ['json', 'ndjson', 'parquet'],
       table: e.table,
       recordSchema: schema(recordSchemaId(e.name)),

@@ -2,7 +2,7 @@
 // one reconciled supervisor serving in the years asked, or a 400 that lists the candidates (ambiguous, not serving) or
 // the closest recorded names (unknown). The rules are core/roster.ts.
 import { describeSupervisor, matchVoter, type RosterEntry, type Supervisor } from '../../core/roster.ts';
-import { BadRequest } from '../http/errors.ts';
+import { InvalidParameter } from './errors.ts';
 import type { Release } from '../lake/release.ts';
 
 /** Every supervisor of the release with their name variants, by term start then id. */
@@ -31,5 +31,5 @@ export async function resolveVoter(release: Release, parameter: string, name: st
     'not-serving': `${parameter} '${name}' did not serve in ${from}–${to}: ${list}. Widen from/to.`,
     unknown: `${parameter} '${name}' is not a recorded supervisor. Closest recorded names: ${list}.`,
   }[status];
-  throw new BadRequest([{ parameter, rule: status, message }], { candidates: candidates.map(shown) });
+  throw new InvalidParameter([{ parameter, rule: status, message }], { candidates: candidates.map(shown) });
 }

@@ -6,7 +6,7 @@
 import type { Position } from '../../core/lake/format.ts';
 import { pageId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
-import type { Urls } from '../http/urls.ts';
+import type { Links } from './links.ts';
 import { searchComments } from './comments.ts';
 import { searchItems } from './items.ts';
 import { searchPages, yearRange, type PageSearchParams } from './pages.ts';
@@ -42,7 +42,7 @@ function mergeByRelativeScore(results: Row[]): Row[] {
     .map((x) => x.r);
 }
 
-export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedParams) {
+export async function unifiedSearch(release: Release, links: Links, p: UnifiedParams) {
   const range = yearRange(p);
   const want = (t: ResultType) => p.type === t || p.type === 'all';
   // Resolved here so that a 400 names the parameter the caller used.
@@ -51,10 +51,10 @@ export async function unifiedSearch(release: Release, urls: Urls, p: UnifiedPara
     q: p.q, voter: supervisor?.id, position: p.position, final: p.final, from: range.from, to: range.to, limit: p.limit,
   };
   const [files, votes, comments, pages] = await Promise.all([
-    want('legislation') ? searchItems(release, urls, { ...itemQuery, groupBy: 'file' }) : null,
-    p.type === 'votes' ? searchItems(release, urls, { ...itemQuery, groupBy: 'none', limit: Math.min(50, p.limit * 2) }) : null,
-    want('comments') && !voteFiltered(p) ? searchComments(release, urls, { q: p.q, from: range.from, to: range.to, limit: p.limit }) : null,
-    want('pages') && !voteFiltered(p) ? searchPages(release, urls, { ...p, limit: Math.min(50, p.limit * 2) }) : null,
+    want('legislation') ? searchItems(release, links, { ...itemQuery, groupBy: 'file' }) : null,
+    p.type === 'votes' ? searchItems(release, links, { ...itemQuery, groupBy: 'none', limit: Math.min(50, p.limit * 2) }) : null,
+    want('comments') && !voteFiltered(p) ? searchComments(release, links, { q: p.q, from: range.from, to: range.to, limit: p.limit }) : null,
+    want('pages') && !voteFiltered(p) ? searchPages(release, links, { ...p, limit: Math.min(50, p.limit * 2) }) : null,
   ]);
   const voter = supervisor;
   const results: Row[] = [];

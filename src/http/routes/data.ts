@@ -97,7 +97,7 @@ export const dataEndpoints: Endpoint[] = [
           const m = await checkedManifest(join(root, id));
           kept.push({
             release: id, createdAt: m.createdAt, current: id === release.id, previousRelease: m.previousRelease ?? null,
-            manifestUrl: `${urls.base}/api/releases/${id}/files/manifest.json`, mtime: (await stat(join(root, id))).mtimeMs,
+            manifestUrl: urls.releaseFile(id, MANIFEST_FILE), mtime: (await stat(join(root, id))).mtimeMs,
           });
         } catch (e) {
           if (!(e instanceof ReleaseRefused)) throw e;

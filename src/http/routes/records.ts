@@ -7,12 +7,12 @@ import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMar
 import type { Endpoint } from '../endpoints.ts';
 import type { Release } from '../../lake/release.ts';
 import { unifiedSearch, type UnifiedParams } from '../../queries/unified.ts';
-import { BadRequest } from '../errors.ts';
+import { InvalidParameter } from '../../queries/errors.ts';
 import type { Urls } from '../urls.ts';
 
 /** Plain page search unless the reference page's type or vote filters ask for the unified list (README, 4.12). */
 export function search(release: Release, urls: Urls, p: UnifiedParams) {
-  if (p.position && !p.supervisor) throw new BadRequest([{ parameter: 'position', rule: 'requires-supervisor', message: 'position requires supervisor (whose recorded position to filter on)' }]);
+  if (p.position && !p.supervisor) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-supervisor', message: 'position requires supervisor (whose recorded position to filter on)' }]);
   const type = p.type ?? (p.supervisor || p.position || p.final ? 'all' : 'pages');
   if (type === 'pages' && !p.supervisor && !p.final) return searchPages(release, urls, p);
   return unifiedSearch(release, urls, { ...p, type });

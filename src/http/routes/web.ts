@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
 import type { State } from '../app.ts';
 import type { RawRoute } from '../endpoints.ts';
-import { HttpError } from '../errors.ts';
+import { toProblem } from '../errors.ts';
 import { readParams } from '../params.ts';
 import { pageHtml, resultsHtml, type Form } from '../../render/html/page.ts';
 import type { ProblemBody } from '../../render/html/types.ts';
@@ -34,9 +34,10 @@ async function page(ctx: Context): Promise<void> {
       const params = readParams<UnifiedParams>('params/search.json', query);
       body = { ...(await search(release, urls, params)), release: release.id };
     } catch (e) {
-      if (!(e instanceof HttpError) || e.status >= 500) throw e;
-      problem = { status: e.status, detail: e.message, candidates: e.extra.candidates as ProblemBody['candidates'] };
-      ctx.status = e.status;
+      const p = toProblem(e);
+      if (!p || p.status >= 500) throw e;
+      problem = { status: p.status, detail: p.detail, candidates: p.extra.candidates as ProblemBody['candidates'] };
+      ctx.status = p.status;
     }
   }
   const results = resultsHtml(form, body, problem);

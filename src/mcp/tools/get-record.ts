@@ -1,7 +1,8 @@
 // get_record: one page, legislative item or public comment with its evidence, by id or by its transcriptUrl or
 // markdownUrl (GET /api/pages/:id, /api/items/:id, /api/comments/:id as one tool).
 import { pageId } from '../../../core/lake/ids.ts';
-import { BadRequest, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
+import { InvalidParameter } from '../../queries/errors.ts';
 import { commentMarkdown, itemMarkdown, pageMarkdown } from '../../render/markdown/records.ts';
 import { getComment } from '../../queries/comments.ts';
 import { getItem } from '../../queries/items.ts';
@@ -18,7 +19,7 @@ const COLLECTIONS: Record<string, Kind> = { pages: 'page', items: 'item', commen
 
 /** Exactly one of `id` and `url`; a URL must be a record link of this service (any host: links may be proxied). */
 function parse(args: Record<string, unknown>): Params {
-  const bad = (parameter: string, rule: string, message: string) => new BadRequest([{ parameter, rule, message }]);
+  const bad = (parameter: string, rule: string, message: string) => new InvalidParameter([{ parameter, rule, message }]);
   for (const k of Object.keys(args)) if (k !== 'id' && k !== 'url') throw bad(k, 'unknown', `${k} is not a parameter of this endpoint`);
   const { id, url } = args;
   if (id !== undefined && url !== undefined) throw bad('id', 'one-of', 'give either id or url, not both');

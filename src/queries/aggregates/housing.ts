@@ -2,7 +2,7 @@
 // file's unit count by the maximum-unit-mention rule, deterministic totals per position, cautions and evidence.
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
-import type { Urls } from '../../http/urls.ts';
+import type { Links } from '../links.ts';
 import { INTERPRETATION_LIMITS, matchedPositions, Params, recordJoins, resolveAggregateVoter, type AggregateParams } from './votes.ts';
 
 /** What makes a file housing-related: any of these in a record's title, long title or text (case-insensitive), or a unit mention. */
@@ -63,7 +63,7 @@ function housingFiles(release: Release): Promise<HousingFiles> {
   });
 }
 
-export async function housingAggregate(release: Release, urls: Urls, p: AggregateParams) {
+export async function housingAggregate(release: Release, links: Links, p: AggregateParams) {
   const voter = await resolveAggregateVoter(release, p);
   const { facts } = await housingFiles(release);
   const q = new Params();
@@ -93,10 +93,10 @@ export async function housingAggregate(release: Release, urls: Urls, p: Aggregat
     return {
       ...r,
       units: Number(units),
-      unitMentions: f.unitMentions.map((u) => ({ ...u, transcriptUrl: urls.item(u.itemId) })),
+      unitMentions: f.unitMentions.map((u) => ({ ...u, transcriptUrl: links.item(u.itemId) })),
       addresses: f.addresses,
       housingSignals: f.signals,
-      evidence: { officialUrl: String(officialUrl), page: Number(page), transcriptUrl: urls.item(String(r.itemId)), markdownUrl: urls.item(String(r.itemId), true) },
+      evidence: { officialUrl: String(officialUrl), page: Number(page), transcriptUrl: links.item(String(r.itemId)), markdownUrl: links.item(String(r.itemId), true) },
     };
   });
   const counted = perPosition.reduce((a, r) => a + Number(r.files), 0);

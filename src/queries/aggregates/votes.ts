@@ -3,8 +3,8 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
-import { BadRequest } from '../../http/errors.ts';
-import type { Urls } from '../../http/urls.ts';
+import { InvalidParameter } from '../errors.ts';
+import type { Links } from '../links.ts';
 import type { Supervisor } from '../../../core/roster.ts';
 import { resolveVoter } from '../supervisors.ts';
 
@@ -33,7 +33,7 @@ export const GROUPING_RULES = {
 } as const;
 
 export async function resolveAggregateVoter(release: Release, p: AggregateParams): Promise<Supervisor> {
-  if (p.from > p.to) throw new BadRequest([{ parameter: 'from', rule: 'from-after-to', message: `from (${p.from}) must not be after to (${p.to})` }]);
+  if (p.from > p.to) throw new InvalidParameter([{ parameter: 'from', rule: 'from-after-to', message: `from (${p.from}) must not be after to (${p.to})` }]);
   return resolveVoter(release, 'voter', p.voter, p.from, p.to);
 }
 
@@ -89,7 +89,7 @@ export function recordJoins(supervisorId: string, p: AggregateParams, q: Params)
 
 export const zeroTotals = () => Object.fromEntries(POSITIONS.map((k) => [k, 0])) as Record<Position, number>;
 
-export async function votesAggregate(release: Release, urls: Urls, p: VotesParams) {
+export async function votesAggregate(release: Release, links: Links, p: VotesParams) {
   const voter = await resolveAggregateVoter(release, p);
   const q = new Params();
   const m = matchedPositions(voter.id, p, q, p.groupBy === 'file');
@@ -113,8 +113,8 @@ export async function votesAggregate(release: Release, urls: Urls, p: VotesParam
     evidence: {
       officialUrl: String(officialUrl),
       page: Number(page),
-      transcriptUrl: urls.item(String(r.itemId)),
-      markdownUrl: urls.item(String(r.itemId), true),
+      transcriptUrl: links.item(String(r.itemId)),
+      markdownUrl: links.item(String(r.itemId), true),
     },
   }));
   return {

@@ -1,0 +1,22 @@
+// What a query may link to. Queries build no URLs themselves: the HTTP layer hands them its Links (http/links.ts), which
+// know the public base.
+
+/** Query-string values; null, undefined and '' are left out. */
+export type LinkQuery = Record<string, string | number | boolean | null | undefined>;
+
+export interface Links {
+  /** A record's JSON, or its Markdown (`md`). */
+  page(id: string, md?: boolean): string;
+  item(id: string, md?: boolean): string;
+  comment(id: string, md?: boolean): string;
+  votes(q: LinkQuery): string;
+  housing(q: LinkQuery): string;
+  comments(q: LinkQuery): string;
+  changes(): string;
+  /** A snapshot entity's pages. */
+  snapshot(entity: string, q?: LinkQuery): string;
+  /** One snapshot record, by key. */
+  snapshotRecord(entity: string, id: string): string;
+  /** A file of a release (a path its manifest lists, or the manifest itself). */
+  releaseFile(release: string, path: string): string;
+}
