@@ -3,9 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { limitsOf, type Config } from './config.ts';
 import { createApp } from './http/app.ts';
-import type { Downloads } from './http/routes/data.ts';
+import type { Downloads } from './http/downloads.ts';
 import { onClientError } from './http/wire.ts';
 import { Lake } from './lake/lake.ts';
+import { mcpMount } from './mcp/http.ts';
 
 export interface Running {
   server: Server;
@@ -23,7 +24,7 @@ export async function start(config: Config): Promise<Running> {
   const limits = limitsOf(config);
   const lake = await Lake.open(config.lakeDir, config);
   lake.watch(config.watchMs);
-  const app = createApp(config, lake);
+  const app = createApp(config, lake, [mcpMount(config)]);
   const server = createServer({
     // A request's header, then its whole body, must arrive in time (408); checked every second, not every 30.
     headersTimeout: limits.headersTimeoutMs,

@@ -7,28 +7,16 @@ import { limitsOf, type Config } from '../config.ts';
 import type { Lake } from '../lake/lake.ts';
 import { Overloaded, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
-import { mcpGate, type McpRequest } from '../mcp/http.ts';
 import { checkResponse } from '../schemas.ts';
-import type { Endpoint } from './endpoints.ts';
-import { Downloads } from './routes/data.ts';
+import { Downloads } from './downloads.ts';
+import type { Endpoint, Mount } from './endpoints.ts';
 import { endpoints, rawRoutes } from './routes/index.ts';
 import { HttpError, toProblem } from './errors.ts';
 import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
+import type { State } from './state.ts';
 import { ownBase, Urls } from './urls.ts';
 import { clientFault, faultLine, whenDone } from './wire.ts';
-
-export interface State {
-  release: Release;
-  urls: Urls;
-  lake: Lake;
-  /** Every release this request holds (the current one, and a `release=` pin), let go when the response ends. */
-  holds: Release[];
-  /** `POST /api/mcp`: the body and deadline, from the gate in front of admission. */
-  mcp?: McpRequest;
-  /** Release-file downloads in progress, bounded apart from admission. */
-  downloads: Downloads;
-}
 
 /** The Koa app, and how many requests it has admitted right now. */
 export type App = Koa & { admitted: () => number; downloads: Downloads };
@@ -56,7 +44,8 @@ function problem(ctx: Context, status: number, title: string, detail: string, ex
   ctx.body = { type: status === 400 ? 'https://board-records.invalid/problems/invalid-parameter' : 'about:blank', title, status, detail, instance: ctx.path, ...extra, release: (ctx.state as State).release?.id ?? null };
 }
 
-export function createApp(config: Config, lake: Lake): App {
+/** `mounts`: routes served beside the endpoint table (the MCP endpoint, mounted by server.ts). */
+export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App {
   const limits = limitsOf(config);
   const downloads = new Downloads(limits);
   const app = new Koa();
@@ -102,8 +91,8 @@ export function createApp(config: Config, lake: Lake): App {
     }
   });
 
-  // MCP bodies are read (bounded in size and time) before admission: a slow client holds no slot while it sends.
-  app.use(mcpGate(config));
+  // What must run before admission (MCP bodies are read, bounded in size and time, so a slow client holds no slot).
+  for (const m of mounts) app.use(m.gate);
 
   // Admission: at most poolSize + queueLimit requests at work, waiting for a connection or sending their answer; the
   // rest get 503 at once instead of piling up. A slot is given back once the handler is done and the answer is over
@@ -183,7 +172,7 @@ export function createApp(config: Config, lake: Lake): App {
     router.get(ep.path, serve(ep));
     if (ep.markdown && !ep.path.includes(':')) router.get(`${ep.path}.md`, serve(ep));
   }
-  for (const route of rawRoutes) router.register(route.path, route.methods, route.handler);
+  for (const route of [...rawRoutes, ...mounts.flatMap((m) => m.routes)]) router.register(route.path, route.methods, route.handler);
   router.get('/api/openapi.json', (ctx) => { ctx.body = openapi(); });
   router.get('/api/health', async (ctx) => {
     const release = (ctx.state as State).release;

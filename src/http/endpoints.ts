@@ -1,6 +1,6 @@
 // The endpoint table: path, parameter schema, response schema, handler and Markdown rendering. The router and the
 // OpenAPI document are both built from it, so they cannot drift apart. Each area keeps its endpoints in routes/.
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Release } from '../lake/release.ts';
 import type { Urls } from './urls.ts';
 
@@ -34,4 +34,10 @@ export interface RawRoute {
   methods: string[];
   path: string;
   handler: (ctx: Context) => Promise<void>;
+}
+
+/** Routes mounted on the app from outside http/ (the MCP endpoint), with middleware that runs before admission. */
+export interface Mount {
+  gate: Middleware;
+  routes: RawRoute[];
 }

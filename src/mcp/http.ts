@@ -10,8 +10,8 @@ import { createMcpHandler, localhostAllowedHostnames, validateHostHeader, valida
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { limitsOf, type Config } from '../config.ts';
-import type { State } from '../http/app.ts';
-import type { RawRoute } from '../http/endpoints.ts';
+import type { Mount, RawRoute } from '../http/endpoints.ts';
+import type { State } from '../http/state.ts';
 import { ownBase } from '../http/urls.ts';
 import { BodyRefused, readBody, whenDone } from '../http/wire.ts';
 import { createMcpServer } from './server.ts';
@@ -19,9 +19,6 @@ import { createMcpServer } from './server.ts';
 export const MCP_PATH = '/api/mcp';
 /** Requests are small JSON-RPC messages; anything bigger is refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-/** What the gate hands the handler: the whole body, and the request's deadline (counted from the body's arrival). */
-export interface McpRequest { body: Buffer; deadline: AbortSignal }
 
 /** Unexpected tool failures (the client gets a generic isError result; the stack goes to stderr). */
 const log = (line: string) => console.error(line);
@@ -108,3 +105,6 @@ async function handle(ctx: Context): Promise<void> {
 }
 
 export const mcpRoutes: RawRoute[] = [{ methods: ['POST', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'], path: MCP_PATH, handler: handle }];
+
+/** The MCP endpoint as server.ts mounts it on the app: the gate before admission, and the route. */
+export const mcpMount = (config: Config): Mount => ({ gate: mcpGate(config), routes: mcpRoutes });

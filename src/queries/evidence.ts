@@ -3,12 +3,13 @@
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { describeSupervisor } from '../../core/roster.ts';
-import { interpret, MAX_YEAR, MIN_YEAR, type Interpreted } from './interpret.ts';
+import { interpret, type Interpreted } from './interpret.ts';
+import { MAX_YEAR, MIN_YEAR } from './years.ts';
 import { searchComments } from './comments.ts';
 import { searchItems } from './items.ts';
 import { searchPages } from './pages.ts';
 import { supervisors } from './supervisors.ts';
-import { INTERPRETATION_LIMITS } from './aggregates/votes.ts';
+import { INTERPRETATION_LIMITS } from './aggregates/shared.ts';
 
 const LIMIT = 10;
 

@@ -3,6 +3,7 @@
 // model: every inferred filter is reported with the words it came from, so a reader can check it.
 import { foldChars, QUESTION_TITLE, servesIn, type RosterEntry } from '../../core/roster.ts';
 import { distance } from '../../core/text/analysis.ts';
+import { MAX_YEAR, MIN_YEAR } from './years.ts';
 
 export interface Interpretation {
   searchQuery: string;
@@ -33,9 +34,6 @@ export interface Interpreted {
   /** Years mentioned outside 2012–2026 and ignored. */
   ignoredYears: number[];
 }
-
-export const MIN_YEAR = 2012;
-export const MAX_YEAR = 2026;
 
 type Span = [number, number];
 

@@ -8,6 +8,7 @@ import { snippet } from './snippet.ts';
 import { textsById } from './texts.ts';
 import { pageTitle } from '../../core/text/titles.ts';
 import { hybridRank, type Retrieval } from './vectors.ts';
+import { yearRange, type YearRange } from './years.ts';
 
 export interface PageSearchParams {
   q: string;
@@ -31,16 +32,6 @@ export interface PageHit {
   page: number;
   snippet: string;
   score: number;
-}
-
-export interface YearRange { from: number; to: number }
-
-/** `year` pins both ends; `from`/`to` narrow further (the intersection of all that is given). */
-export function yearRange(p: { year?: number; from?: number; to?: number }): YearRange {
-  return {
-    from: Math.max(p.year ?? 2012, p.from ?? 2012),
-    to: Math.min(p.year ?? 2026, p.to ?? 2026),
-  };
 }
 
 /** BM25 top-k over pages, with the total number of matching pages. */

@@ -9,7 +9,8 @@ import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { searchComments } from './comments.ts';
 import { searchItems } from './items.ts';
-import { searchPages, yearRange, type PageSearchParams } from './pages.ts';
+import { searchPages, type PageSearchParams } from './pages.ts';
+import { yearRange } from './years.ts';
 import { resolveVoter } from './supervisors.ts';
 
 export type ResultType = 'all' | 'legislation' | 'votes' | 'comments' | 'pages';

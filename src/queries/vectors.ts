@@ -19,7 +19,7 @@ import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
 import type { Release } from '../lake/release.ts';
 import type { ParsedQuery } from '../../core/text/analysis.ts';
-import type { YearRange } from './pages.ts';
+import type { YearRange } from './years.ts';
 
 export const RRF_K = 60;
 export const DEPTH = 100;

@@ -1,7 +1,8 @@
 // Answer endpoints: the votes and housing aggregates, and the /api/query evidence bundle.
 import { evidenceBundle } from '../../queries/evidence.ts';
 import { housingAggregate } from '../../queries/aggregates/housing.ts';
-import { votesAggregate, type AggregateParams, type VotesParams } from '../../queries/aggregates/votes.ts';
+import type { AggregateParams } from '../../queries/aggregates/shared.ts';
+import { votesAggregate, type VotesParams } from '../../queries/aggregates/votes.ts';
 import { evidenceMarkdown, housingAggregateMarkdown, votesAggregateMarkdown } from '../../render/markdown/answers.ts';
 import type { Endpoint } from '../endpoints.ts';
 

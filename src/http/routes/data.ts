@@ -2,21 +2,20 @@
 // feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag; only of
 // releases that verified, with their own bounded pool of downloads).
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { finished, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { Limits } from '../../config.ts';
 import { MANIFEST_FILE } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
 import { checkedManifest, ReleaseRefused } from '../../lake/release.ts';
 import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
 import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
-import type { State } from '../app.ts';
+import type { State } from '../state.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
-import { HttpError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
 
@@ -109,36 +108,6 @@ export const dataEndpoints: Endpoint[] = [
     },
   },
 ];
-
-/**
- * Release file downloads, apart from the bound on DuckDB work: at most `downloadMax` at once (503 with Retry-After
- * beyond). A download is counted until its file stream is done (read to its end, or destroyed with the response when
- * the client goes away or is cut off; stream.finished calls back exactly once), and cut off when the client takes no
- * byte for `downloadIdleMs` or is not done after `downloadSendMs`.
- */
-export class Downloads {
-  /** In progress now. */
-  active = 0;
-
-  constructor(private readonly limits: Limits) {}
-
-  start(ctx: Context, path: string): Readable {
-    const { downloadMax, downloadIdleMs, downloadSendMs } = this.limits;
-    if (this.active >= downloadMax) {
-      throw new HttpError(503, 'Downloads busy', `${downloadMax} release files are being downloaded; retry shortly`, {}, { 'Retry-After': '5' });
-    }
-    this.active++;
-    const file = createReadStream(path);
-    const cut = () => ctx.res.destroy();
-    const send = setTimeout(cut, downloadSendMs);
-    ctx.res.setTimeout(downloadIdleMs, cut);
-    finished(file, () => {
-      this.active--;
-      clearTimeout(send);
-    });
-    return file;
-  }
-}
 
 /**
  * A release's manifest.json or one of the files it lists, and nothing else (so no path can leave the release), of a

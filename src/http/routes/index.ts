@@ -3,9 +3,8 @@ import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { answerEndpoints } from './answers.ts';
 import { dataEndpoints, dataRoutes } from './data.ts';
 import { recordEndpoints } from './records.ts';
-import { mcpRoutes } from '../../mcp/http.ts';
 import { webRoutes } from './web.ts';
 
 export const endpoints: Endpoint[] = [...recordEndpoints, ...answerEndpoints, ...dataEndpoints];
 
-export const rawRoutes: RawRoute[] = [...webRoutes, ...mcpRoutes, ...dataRoutes];
+export const rawRoutes: RawRoute[] = [...webRoutes, ...dataRoutes];

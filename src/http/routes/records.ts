@@ -1,22 +1,12 @@
 // Search and record endpoints: pages, legislative items, public comments.
 import { getComment, searchComments, type CommentSearchParams } from '../../queries/comments.ts';
 import { getItem, searchItems, type ItemSearchParams } from '../../queries/items.ts';
-import { getPage, searchPages } from '../../queries/pages.ts';
+import { getPage } from '../../queries/pages.ts';
 import { notFound } from '../errors.ts';
 import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../../render/markdown/records.ts';
 import type { Endpoint } from '../endpoints.ts';
-import type { Release } from '../../lake/release.ts';
-import { unifiedSearch, type UnifiedParams } from '../../queries/unified.ts';
-import { InvalidParameter } from '../../queries/errors.ts';
-import type { Urls } from '../urls.ts';
-
-/** Plain page search unless the reference page's type or vote filters ask for the unified list (README, 4.12). */
-export function search(release: Release, urls: Urls, p: UnifiedParams) {
-  if (p.position && !p.supervisor) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-supervisor', message: 'position requires supervisor (whose recorded position to filter on)' }]);
-  const type = p.type ?? (p.supervisor || p.position || p.final ? 'all' : 'pages');
-  if (type === 'pages' && !p.supervisor && !p.final) return searchPages(release, urls, p);
-  return unifiedSearch(release, urls, { ...p, type });
-}
+import { search } from '../../queries/search.ts';
+import type { UnifiedParams } from '../../queries/unified.ts';
 
 export const recordEndpoints: Endpoint[] = [
   {

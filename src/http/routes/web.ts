@@ -1,7 +1,7 @@
 // GET / (the unified search reference page) and its two static assets.
 import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
-import type { State } from '../app.ts';
+import type { State } from '../state.ts';
 import type { RawRoute } from '../endpoints.ts';
 import { toProblem } from '../errors.ts';
 import { readParams } from '../params.ts';
@@ -9,7 +9,7 @@ import { pageHtml, resultsHtml, type Form } from '../../render/html/page.ts';
 import type { ProblemBody } from '../../render/html/types.ts';
 import { supervisorNames } from '../../queries/supervisors.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
-import { search } from './records.ts';
+import { search } from '../../queries/search.ts';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 

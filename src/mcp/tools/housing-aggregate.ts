@@ -1,7 +1,7 @@
 // housing_aggregate: GET /api/aggregates/housing as a tool.
 import { housingAggregateMarkdown } from '../../render/markdown/answers.ts';
 import { housingAggregate as query } from '../../queries/aggregates/housing.ts';
-import type { AggregateParams } from '../../queries/aggregates/votes.ts';
+import type { AggregateParams } from '../../queries/aggregates/shared.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import type { Tool } from '../tool.ts';
 

@@ -1,6 +1,6 @@
 // search_pages: GET /api/search as a tool.
 import { searchMarkdown } from '../../render/markdown/records.ts';
-import { search } from '../../http/routes/records.ts';
+import { search } from '../../queries/search.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import type { Tool } from '../tool.ts';

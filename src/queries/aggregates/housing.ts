@@ -3,7 +3,8 @@
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
 import type { Links } from '../links.ts';
-import { INTERPRETATION_LIMITS, matchedPositions, Params, recordJoins, resolveAggregateVoter, type AggregateParams } from './votes.ts';
+import { Params } from '../sql.ts';
+import { INTERPRETATION_LIMITS, matchedPositions, recordJoins, resolveAggregateVoter, type AggregateParams } from './shared.ts';
 
 /** What makes a file housing-related: any of these in a record's title, long title or text (case-insensitive), or a unit mention. */
 export const HOUSING_SIGNALS: { label: string; pattern: string }[] = [

@@ -1,0 +1,14 @@
+// `/api/search`, the page's search and the search_pages tool: plain page search unless the reference page's type or
+// vote filters ask for the unified list (README, 4.12).
+import type { Release } from '../lake/release.ts';
+import { InvalidParameter } from './errors.ts';
+import type { Links } from './links.ts';
+import { searchPages } from './pages.ts';
+import { unifiedSearch, type UnifiedParams } from './unified.ts';
+
+export function search(release: Release, links: Links, p: UnifiedParams) {
+  if (p.position && !p.supervisor) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-supervisor', message: 'position requires supervisor (whose recorded position to filter on)' }]);
+  const type = p.type ?? (p.supervisor || p.position || p.final ? 'all' : 'pages');
+  if (type === 'pages' && !p.supervisor && !p.final) return searchPages(release, links, p);
+  return unifiedSearch(release, links, { ...p, type });
+}
