@@ -1,5 +1,6 @@
 // Server settings, all from the environment, with defaults that serve the default lake on loopback.
 import { resolve } from 'node:path';
+import { embeddingFromEnv, type EmbeddingSettings } from '../core/config.ts';
 
 export interface Config {
   host: string;
@@ -18,6 +19,8 @@ export interface Config {
   /** Poll interval for `lake/current` changes (0 disables; SIGHUP always triggers a check). */
   watchMs: number;
   log: (line: string) => void;
+  /** The endpoint that embeds queries for hybrid search (EMBEDDING_URL …; docs/hybrid.md); null: none. */
+  embedding: EmbeddingSettings | null;
   /** Bounds on what one client can hold (README, Robustness); each defaults to DEFAULT_LIMITS. */
   limits?: Partial<Limits>;
 }
@@ -63,6 +66,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     contractChecks: env.CONTRACT_CHECKS === '1',
     watchMs: Number(env.WATCH_MS ?? 2000),
     log: (line) => process.stdout.write(line + '\n'),
+    embedding: embeddingFromEnv(env),
     limits: {
       headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS || DEFAULT_LIMITS.headersTimeoutMs),
       bodyTimeoutMs: Number(env.BODY_TIMEOUT_MS || DEFAULT_LIMITS.bodyTimeoutMs),

@@ -53,7 +53,7 @@ export async function fixtureRelease(): Promise<string> {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     host: '127.0.0.1', port: 0, lakeDir: FIXTURE_LAKE, publicBaseUrl: null, poolSize: 3, queueLimit: 64,
-    queryTimeoutMs: 10000, contractChecks: true, watchMs: 0, log: () => {}, ...overrides,
+    queryTimeoutMs: 10000, contractChecks: true, watchMs: 0, log: () => {}, embedding: null, ...overrides,
   };
 }
 

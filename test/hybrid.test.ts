@@ -13,7 +13,7 @@ import { attachEmbeddings } from '../pipelines/embed/attach.ts';
 import { embedPages, passagesOf, type PageInput } from '../pipelines/embed/stage.ts';
 import { LsaEmbedder, type TermRow } from '../core/embed/lsa.ts';
 import { OpenAIEmbedder } from '../core/embed/openai.ts';
-import { configureEmbedding } from '../src/queries/vectors.ts';
+import type { EmbeddingSettings } from '../core/config.ts';
 import { start } from '../src/server.ts';
 import { buildRelease } from '../pipelines/build.ts';
 import { makeCorpus, newLake } from './corpora.ts';
@@ -167,35 +167,37 @@ t.test('OpenAI-compatible endpoint on loopback: build, query, 500 and timeout fa
   t.same([built.embeddings.provider, built.embeddings.model, built.embeddings.dim], ['openai-compatible', 'loopback-lsa', 256]);
   t.equal(built.embeddings.embedded, built.embeddings.passages);
 
-  const server = await start(testConfig({ lakeDir: tmp }));
-  t.teardown(() => server.close());
-  t.teardown(() => configureEmbedding(undefined));
+  // One server over the release per query-embedding setting (Config.embedding, read once at start).
+  const serve = async (embedding: EmbeddingSettings | null) => {
+    const server = await start(testConfig({ lakeDir: tmp, embedding }));
+    t.teardown(() => server.close());
+    return server.url;
+  };
+  const endpoint = (model: string, timeoutMs: number, retries: number): EmbeddingSettings => ({ url: ep.url, model, key: null, batchSize: 64, timeoutMs, retries });
+  const unconfigured = await serve(null);
   const q = 'q=emergency%20shelter%20for%20people%20sleeping%20on%20the%20street&mode=hybrid';
-  const lexical = await search(server.url, q.replace('hybrid', 'lexical'));
+  const lexical = await search(unconfigured, q.replace('hybrid', 'lexical'));
 
-  configureEmbedding(null);
-  let body = await search(server.url, q);
+  let body = await search(unconfigured, q);
   t.same([body.retrieval.used, body.retrieval.embeddingModel], ['lexical', null]);
   t.match(body.retrieval.fallbackReason, /no embedding endpoint is configured for this release's model loopback-lsa/);
 
-  configureEmbedding({ url: ep.url, model: 'another-model', key: null, batchSize: 64, timeoutMs: 5000, retries: 0 });
-  body = await search(server.url, q);
+  body = await search(await serve(endpoint('another-model', 5000, 0)), q);
   t.match(body.retrieval.fallbackReason, /another-model is not this release's model loopback-lsa/);
 
-  configureEmbedding({ url: ep.url, model: 'loopback-lsa', key: null, batchSize: 64, timeoutMs: 5000, retries: 2 });
-  body = await search(server.url, q);
+  const configured = await serve(endpoint('loopback-lsa', 5000, 2));
+  body = await search(configured, q);
   t.same([body.retrieval.used, body.retrieval.embeddingModel, body.retrieval.fallbackReason], ['hybrid', 'loopback-lsa', null]);
   t.ok(body.retrieval.semanticCoverage > 0);
 
   ep.state.mode = '500';
-  body = await search(server.url, q);
+  body = await search(configured, q);
   t.same([body.retrieval.used, body.retrieval.semanticCoverage], ['lexical', 0]);
   t.match(body.retrieval.fallbackReason, /failed with HTTP 500/);
   t.same(ids(body), ids(lexical), 'the lexical answer');
 
   ep.state.mode = 'slow';
-  configureEmbedding({ url: ep.url, model: 'loopback-lsa', key: null, batchSize: 64, timeoutMs: 200, retries: 2 });
-  body = await search(server.url, q);
+  body = await search(await serve(endpoint('loopback-lsa', 200, 2)), q);
   t.equal(body.retrieval.used, 'lexical');
   t.match(body.retrieval.fallbackReason, /timed out/);
   t.same(ids(body), ids(lexical), 'the lexical answer');

@@ -7,7 +7,7 @@ import { lstat, readdir, readlink, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { currentLink, MANIFEST_FILE, releaseDir, releasesDir } from '../../core/lake/format.ts';
 import { isReleaseId } from '../../core/lake/ids.ts';
-import { Release, ReleaseRefused, type PoolSettings } from './release.ts';
+import { Release, ReleaseRefused, type ReleaseSettings } from './release.ts';
 
 /** Older releases kept open at once for `release=` pins (and file downloads). */
 const MAX_PINNED = 3;
@@ -34,7 +34,7 @@ export class Lake {
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
 
-  private constructor(readonly dir: string, first: Release, private readonly settings: PoolSettings, fallback: Fallback | null) {
+  private constructor(readonly dir: string, first: Release, private readonly settings: ReleaseSettings, fallback: Fallback | null) {
     this.current = first;
     this.verified.add(first.id);
     this.fallback = fallback;
@@ -44,7 +44,7 @@ export class Lake {
    * Opens the release `lake/current` names; if it cannot be served, the newest kept release that verifies instead.
    * Fails only when no release can be served at all.
    */
-  static async open(dir: string, settings: PoolSettings): Promise<Lake> {
+  static async open(dir: string, settings: ReleaseSettings): Promise<Lake> {
     const named = await Lake.named(dir);
     let reason = 'problem' in named ? named.problem : '';
     const refusals: RefusedRelease[] = [];

@@ -5,12 +5,14 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import type { EmbeddingSettings } from '../../core/config.ts';
 import { MANIFEST_FILE, sha256Of, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { ANALYSIS } from '../../core/text/analysis.ts';
 import { Pool, uncancelled } from './pool.ts';
 
-export interface PoolSettings { poolSize: number; queueLimit: number; queryTimeoutMs: number }
+/** How the server opens a release: its pool, and the endpoint that embeds queries for hybrid search (none: null). */
+export interface ReleaseSettings { poolSize: number; queueLimit: number; queryTimeoutMs: number; embedding?: EmbeddingSettings | null }
 
 /** The SQL that exposes one manifest table as a view: hive-partitioned directories keep their `year` column. */
 function viewSql(dir: string, name: string, files: ManifestFile[]): string {
@@ -76,7 +78,7 @@ export class Release {
   private retired = false;
   private closed = false;
 
-  private constructor(readonly id: string, readonly dir: string, readonly manifest: Manifest, readonly pool: Pool, private readonly instance: DuckDBInstance,
+  private constructor(readonly id: string, readonly dir: string, readonly manifest: Manifest, readonly settings: ReleaseSettings, readonly pool: Pool, private readonly instance: DuckDBInstance,
     /** Where DuckDB spills what outgrows its memory limit: the release's own directory under the OS's, not the cwd. */
     readonly spillDir: string) {}
 
@@ -84,7 +86,7 @@ export class Release {
    * Opens and verifies the release in `dir`; throws ReleaseRefused saying what is wrong with it. `hashed`: its files'
    * sha256 were already checked by this process (sizes and row counts still are).
    */
-  static async open(dir: string, settings: PoolSettings, hashed = false): Promise<Release> {
+  static async open(dir: string, settings: ReleaseSettings, hashed = false): Promise<Release> {
     const manifest = await checkedManifest(dir);
     // Index and query must agree: a release analysed by another version of core/text/analysis.ts is not served.
     const built = manifest.analysis?.version;
@@ -118,20 +120,23 @@ export class Release {
     }
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs, '');
-    return new Release(manifest.releaseId, dir, manifest, pool, instance, spillDir);
+    return new Release(manifest.releaseId, dir, manifest, settings, pool, instance, spillDir);
   }
 
   private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();
 
   /**
    * Something derived once per release (a file handle, an in-memory table), disposed when the release closes; made
-   * outside the cancellation of the request that asked first, since every later one shares it.
+   * outside the cancellation of the request that asked first, since every later one shares it. The release is held
+   * while it is made: outliving that request, the work must not outlive the release's pool.
    */
   memo<T>(key: string, make: () => Promise<T>, dispose?: (value: T) => void): Promise<T> {
     let m = this.memos.get(key);
     if (!m) {
-      m = { value: uncancelled(make), dispose };
-      m.value.catch(() => this.memos.delete(key));
+      const value = uncancelled(make);
+      this.hold();
+      void value.catch(() => this.memos.delete(key)).finally(() => this.drop());
+      m = { value, dispose };
       this.memos.set(key, m);
     }
     return m.value as Promise<T>;

@@ -83,19 +83,8 @@ export const BLOCK = 1024;
 /** The key at every BLOCK-th position in key order, or null when the keys are not unique and non-null (then OFFSET). */
 type Ordering = string[] | null;
 
-const orderings = new WeakMap<Release, Map<EntityName, Promise<Ordering>>>();
-
-function orderingOf(release: Release, e: Entity): Promise<Ordering> {
-  let byEntity = orderings.get(release);
-  if (!byEntity) orderings.set(release, (byEntity = new Map()));
-  let p = byEntity.get(e.name);
-  if (!p) {
-    p = buildOrdering(release, e);
-    byEntity.set(e.name, p);
-    p.catch(() => byEntity.delete(e.name)); // a failed build is retried by the next request
-  }
-  return p;
-}
+/** The entity's ordering, built once per release on first use. */
+const orderingOf = (release: Release, e: Entity): Promise<Ordering> => release.memo(`ordering:${e.name}`, () => buildOrdering(release, e));
 
 async function buildOrdering(release: Release, e: Entity): Promise<Ordering> {
   const key = `t."${e.key}"`;

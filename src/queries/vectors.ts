@@ -12,7 +12,7 @@
 // (no vectors, no or another endpoint, an endpoint error or timeout, a query the model has no words for) answers
 // lexically with `fallbackReason` saying which; it is never an error.
 import { ARRAY, arrayValue, FLOAT, type DuckDBValue } from '@duckdb/node-api';
-import { embeddingFromEnv, type EmbeddingSettings } from '../../core/config.ts';
+import type { EmbeddingSettings } from '../../core/config.ts';
 import { LsaEmbedder, type TermRow } from '../../core/embed/lsa.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
@@ -34,38 +34,14 @@ export interface Retrieval {
 
 interface Ranked { ids: { id: string; score: number }[]; total: number; query: ParsedQuery }
 
-let endpointOverride: EmbeddingSettings | null | undefined;
-
-/** Sets the embeddings endpoint for query embedding (default: EMBEDDING_URL etc. from the environment). */
-export function configureEmbedding(settings: EmbeddingSettings | null | undefined): void {
-  endpointOverride = settings;
+interface Loaded {
+  entry: EmbeddingsEntry;
+  /** The query's embedder, or why there is none. */
+  embedder: Embedder | string;
 }
-
-const endpoint = () => (endpointOverride !== undefined ? endpointOverride : embeddingFromEnv(process.env));
-
-/** Query embedders for endpoint models, one per endpoint setting. Queries do not retry: the lexical answer is the fallback. */
-const clients = new Map<string, OpenAIEmbedder>();
-function client(s: EmbeddingSettings): OpenAIEmbedder {
-  const key = JSON.stringify(s);
-  let c = clients.get(key);
-  if (!c) clients.set(key, (c = new OpenAIEmbedder({ ...s, retries: 0 })));
-  return c;
-}
-
-interface Loaded { entry: EmbeddingsEntry; lsa: LsaEmbedder | null }
-
-const loaded = new WeakMap<Release, Promise<Loaded | null>>();
 
 /** The release's vectors as table `vec_passages` (and the LSA terms as `lsa_terms`), loaded once per release. */
-function vectorsOf(release: Release): Promise<Loaded | null> {
-  let p = loaded.get(release);
-  if (!p) {
-    p = load(release);
-    loaded.set(release, p);
-    p.catch(() => loaded.delete(release)); // a failed load is retried by the next request
-  }
-  return p;
-}
+const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('vectors', () => load(release));
 
 async function load(release: Release): Promise<Loaded | null> {
   const entry = release.manifest.embeddings;
@@ -82,16 +58,18 @@ async function load(release: Release): Promise<Loaded | null> {
     for (const r of rows) out.set(String(r.term), { idf: Number(r.idf), row: r.projection as number[] });
     return out;
   };
-  return { entry, lsa: lsa ? new LsaEmbedder(entry.model, entry.dim, lookup) : null };
+  return { entry, embedder: queryEmbedder(entry, lsa ? new LsaEmbedder(entry.model, entry.dim, lookup) : null, release.settings.embedding ?? null) };
 }
 
-/** The query's embedder, or why there is none. */
-function queryEmbedder(v: Loaded): Embedder | string {
-  if (v.entry.provider === 'lsa') return v.lsa ?? `this release's ${v.entry.model} vectors have no embedding_terms to embed the query with`;
-  const s = endpoint();
-  if (!s) return `no embedding endpoint is configured for this release's model ${v.entry.model} (set EMBEDDING_URL)`;
-  if (s.model !== v.entry.model) return `the configured embedding model ${s.model} is not this release's model ${v.entry.model}`;
-  return client(s);
+/**
+ * The query's embedder, or why there is none: the release's own LSA model, or the configured endpoint when it serves
+ * the release's model. Queries do not retry: the lexical answer is the fallback.
+ */
+function queryEmbedder(entry: EmbeddingsEntry, lsa: LsaEmbedder | null, endpoint: EmbeddingSettings | null): Embedder | string {
+  if (entry.provider === 'lsa') return lsa ?? `this release's ${entry.model} vectors have no embedding_terms to embed the query with`;
+  if (!endpoint) return `no embedding endpoint is configured for this release's model ${entry.model} (set EMBEDDING_URL)`;
+  if (endpoint.model !== entry.model) return `the configured embedding model ${endpoint.model} is not this release's model ${entry.model}`;
+  return new OpenAIEmbedder({ ...endpoint, retries: 0 });
 }
 
 function failureReason(e: unknown, model: string): string {
@@ -116,8 +94,8 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   };
   const vectors = await vectorsOf(release).catch((e) => new Error(`page embeddings could not be loaded (${(e as Error).message})`));
   if (vectors instanceof Error) return fallback(vectors.message);
-  if (!vectors) return fallback(endpoint() ? 'this release has no page embeddings (the embedding endpoint is configured, but the pages were not embedded)' : 'this release has no page embeddings and no embedding endpoint is configured');
-  const embedder = queryEmbedder(vectors);
+  if (!vectors) return fallback(release.settings.embedding ? 'this release has no page embeddings (the embedding endpoint is configured, but the pages were not embedded)' : 'this release has no page embeddings and no embedding endpoint is configured');
+  const { embedder } = vectors;
   if (typeof embedder === 'string') return fallback(embedder);
 
   const [lex, qv] = await Promise.all([lexical(depth), embedder.embed([p.q]).then((v) => v[0], (e: unknown) => failureReason(e, vectors.entry.model))]);
