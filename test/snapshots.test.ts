@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBBlobValue } from '@duckdb/node-api';
 import t from 'tap';
-import { BLOCK, entity, lowerEscapes, ndjsonBytes, snapshotNdjson } from '../src/queries/snapshots.ts';
+import { BLOCK, entity, lowerEscapes, ndjsonBytes, snapshotNdjsonWindows } from '../src/queries/snapshots.ts';
 import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
@@ -107,7 +107,7 @@ t.test('NDJSON pages across read-ahead window edges equal the JSON pages', async
   for (const cursor of [0, BLOCK - 500, BLOCK - 1, BLOCK, lf - 7]) {
     for (const limit of [1, 500, 1000]) {
       const page: any = await api(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}`);
-      const text = await snapshotNdjson(release, entity('legislative-files')!, { cursor, limit, format: 'ndjson' }, BLOCK);
+      const text = await snapshotNdjsonWindows(release, entity('legislative-files')!, { cursor, limit, format: 'ndjson' }, BLOCK);
       t.equal(text.toString('utf8'), page.records.map((r: any) => `${JSON.stringify(r)}\n`).join(''), `@${cursor} limit ${limit}: ${page.returned} records`);
     }
   }
@@ -118,10 +118,10 @@ t.test('a page read ahead: the window after it is read while the page is sent, s
   t.teardown(() => release.retire());
   const e = entity('legislative-files')!;
   const size = BLOCK; // the fixture is smaller than one window: windows of one block stand in
-  const first = await snapshotNdjson(release, e, { cursor: 0, limit: size, format: 'ndjson' }, size);
+  const first = await snapshotNdjsonWindows(release, e, { cursor: 0, limit: size, format: 'ndjson' }, size);
   await new Promise((r) => setTimeout(r, 500));
   const before = release.pool.leased;
-  const second = await snapshotNdjson(release, e, { cursor: size, limit: size, format: 'ndjson' }, size);
+  const second = await snapshotNdjsonWindows(release, e, { cursor: size, limit: size, format: 'ndjson' }, size);
   t.equal(release.pool.leased, before, 'the second page came from the window read ahead');
   const lines = (b: Buffer) => b.toString('utf8').split('\n').length - 1;
   t.same([lines(first), lines(second)], [size, Math.min(size, (await parquetCount('legislative-files')) - size)], 'the two pages hold their records');

@@ -41,11 +41,10 @@ export class Pool {
 
   private constructor(private readonly instance: DuckDBInstance, private readonly timeoutMs: number) {}
 
-  static async open(instance: DuckDBInstance, size: number, timeoutMs: number, setup: string): Promise<Pool> {
+  static async open(instance: DuckDBInstance, size: number, timeoutMs: number): Promise<Pool> {
     const pool = new Pool(instance, timeoutMs);
     for (let i = 0; i < size; i++) {
       const c = await instance.connect();
-      if (setup) await c.run(setup);
       pool.all.push(c);
       pool.idle.push(c);
     }

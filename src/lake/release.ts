@@ -119,7 +119,7 @@ export class Release {
       throw e;
     }
     setup.closeSync();
-    const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs, '');
+    const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs);
     return new Release(manifest.releaseId, dir, manifest, settings, pool, instance, spillDir);
   }
 

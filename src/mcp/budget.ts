@@ -10,6 +10,8 @@ export const CHARS_PER_TOKEN = 3.5;
 const MAX_CHARS = Math.floor(TOKEN_BUDGET * CHARS_PER_TOKEN);
 /** Texts are never cut below this many characters. */
 const MIN_TEXT = 400;
+/** Where the whole of a cut text is, when no record link holds it. */
+const RECORD_HINT = 'the record link';
 
 export interface Trim {
   /** JSON path of what was cut, e.g. `record.text` or `results`. */
@@ -50,7 +52,7 @@ function walk(node: Json, path: string, url: string | null, texts: Leaf[], lists
 
 /**
  * Fits `body` and its Markdown rendering into the budget. `listHint` says how to get the rest of a shortened list
- * (e.g. "lower limit or narrow from/to"); texts point at their record's markdownUrl (or `recordHint`).
+ * (e.g. "lower limit or narrow from/to"); texts point at their record's markdownUrl (or RECORD_HINT).
  */
 export function fit<B extends object>(
   original: B,
@@ -58,7 +60,6 @@ export function fit<B extends object>(
   listHint: string,
   /** Called after a list was shortened, to fix what depends on it (e.g. a cursor); `returned` is fixed here. */
   onListCut?: (holder: any, key: string | number) => void,
-  recordHint = 'the record link',
 ): Fitted<B> {
   const size = (b: B) => JSON.stringify(b).length + render(b).length;
   const done = (body: B, trimmed: Trim[]): Fitted<B> => ({ body, markdown: render(body), trimmed, estimatedTokens: Math.ceil(size(body) / CHARS_PER_TOKEN) });
@@ -77,7 +78,7 @@ export function fit<B extends object>(
     walk(body, '', null, texts, []);
     for (const t of texts) {
       if (t.length <= cap) continue;
-      const fetch = t.url ?? recordHint;
+      const fetch = t.url ?? RECORD_HINT;
       t.holder[t.key] = `${(t.holder[t.key] as string).slice(0, cap)} … [trimmed: ${cap} of ${t.length} characters shown; full text at ${fetch}]`;
       trimmed.push({ path: t.path, kept: cap, of: t.length, fetch });
     }

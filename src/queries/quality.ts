@@ -38,7 +38,7 @@ const PROBLEMS = `SELECT p.document_id AS "documentId", p.page::INTEGER AS page,
   FROM problems p LEFT JOIN documents d USING (document_id) ORDER BY p.document_id, p.page, p.kind, p.detail`;
 
 /** `refused`: releases the server would not serve, and why, in the lake's terms (a missing file, a sha256 mismatch). */
-export async function qualityReport(release: Release, links: Links, refused: RefusedRelease[] = []) {
+export async function qualityReport(release: Release, links: Links, refused: RefusedRelease[]) {
   const m = release.manifest;
   const parser = m.parser ?? null;
   const [docs, problems, byKind, names, unresolvedNames, nameProblems] = await Promise.all([

@@ -221,9 +221,12 @@ export function lineStarts(bytes: Buffer): number[] {
 
 /**
  * The page as NDJSON (UTF-8): each record a line ending in a newline, exactly `JSON.stringify` of the JSON page's
- * records. `size` (a multiple of BLOCK) is WINDOW but for tests of pages across window edges.
+ * records.
  */
-export async function snapshotNdjson(release: Release, e: Entity, p: PageParams, size = WINDOW): Promise<Buffer> {
+export const snapshotNdjson = (release: Release, e: Entity, p: PageParams): Promise<Buffer> => snapshotNdjsonWindows(release, e, p, WINDOW);
+
+/** snapshotNdjson cut from windows of `size` records (a multiple of BLOCK; tests page across window edges with it). */
+export async function snapshotNdjsonWindows(release: Release, e: Entity, p: PageParams, size: number): Promise<Buffer> {
   if (pastEnd(e, release, p)) return Buffer.alloc(0);
   const end = Math.min(p.cursor + p.limit, total(e, release));
   const cache = await release.memo('ndjson-windows', async () => new WindowCache());
