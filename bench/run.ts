@@ -18,6 +18,7 @@ import { Release } from '../src/lake/release.ts';
 import { rankPages } from '../src/queries/pages.ts';
 import { yearRange } from '../src/queries/years.ts';
 import { bm25 } from '../src/queries/bm25.ts';
+import { Params } from '../src/queries/sql.ts';
 import { ENTITIES, lineStarts } from '../src/queries/snapshots.ts';
 import { buildFts, ftsSearch, type Fts } from './fts5.ts';
 import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
@@ -262,11 +263,12 @@ async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterat
   for (const s of qs) {
     const range = yearRange({ year: s.year });
     const args = { q: s.q, kind: s.kind, limit: 20, ...range };
-    const m = await bm25(release, 'page', s.q, range, s.kind);
+    const q = new Params();
+    const m = await bm25(release, q, 'page', s.q, range, s.kind);
     const topSql = `SELECT doc_id AS id, score FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT 20`;
     // warm up both engines once, and take the lists for the overlap
     const a = (await rankPages(release, args)).ids.map((r) => r.id);
-    await release.pool.rows(topSql, m.params);
+    await release.pool.rows(topSql, q);
     const b = ftsSearch(fts, s);
     const inter = a.filter((id) => b.includes(id)).length;
     const overlap = a.length === 0 && b.length === 0 ? 1 : inter / Math.max(a.length, b.length);
@@ -276,7 +278,7 @@ async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterat
       await rankPages(release, args);
       ours.push(performance.now() - t);
       t = performance.now();
-      await release.pool.rows(topSql, m.params);
+      await release.pool.rows(topSql, q);
       oursNoTotal.push(performance.now() - t);
       t = performance.now();
       ftsSearch(fts, s);
@@ -297,10 +299,11 @@ async function explain(release: Release, set: QuerySet, file: string): Promise<v
     const s = set.search[cls][0];
     if (!s) continue;
     const range = yearRange({ year: s.year });
-    const m = await bm25(release, 'page', s.q, range, s.kind);
+    const q = new Params();
+    const m = await bm25(release, q, 'page', s.q, range, s.kind);
     const sql = `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT 20`;
-    await release.pool.rows(sql, m.params);
-    const rows = await release.pool.rows(`EXPLAIN ANALYZE ${sql}`, m.params);
+    await release.pool.rows(sql, q);
+    const rows = await release.pool.rows(`EXPLAIN ANALYZE ${sql}`, q);
     out.push(`-- ${cls}: ${JSON.stringify(s)}\n${rows.map((r) => String(r.explain_value)).join('\n')}\n`);
   }
   writeFileSync(file, out.join('\n'));

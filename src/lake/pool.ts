@@ -2,12 +2,15 @@
 // limit enforced with the connection's interrupt. How many requests may wait is bounded where they are admitted
 // (src/http/app.ts), not here: one admitted request may run several queries at once and must never be refused midway.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 
 export class Overloaded extends Error {}
 export class QueryTimeout extends Error {}
 
 export type Row = Record<string, unknown>;
+
+/** A query's parameters: values for `$1`, `$2` … (src/queries/sql.ts Params), with types where DuckDB cannot infer them. */
+export interface Bound { values: DuckDBValue[]; types: (DuckDBType | undefined)[] }
 
 const INTERRUPT_GRACE_MS = 1000;
 
@@ -68,12 +71,13 @@ export class Pool {
   }
 
   /** Runs a parameterised query (prepared once per connection) and returns its rows as JSON-safe objects (cast BIGINTs in SQL). */
-  async rows(sql: string, params: DuckDBValue[] = []): Promise<Row[]> {
-    if (params.length === 0) return this.with(async (c) => (await c.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
+  async rows(sql: string, params: Bound | DuckDBValue[] = []): Promise<Row[]> {
+    const { values, types } = Array.isArray(params) ? { values: params, types: [] } : params;
+    if (values.length === 0) return this.with(async (c) => (await c.runAndReadAll(sql)).getRowObjectsJson() as Row[]);
     return this.with(async (c) => {
       const statement = await this.statement(c, sql);
       try {
-        statement.bind(params);
+        statement.bind(values, types as DuckDBType[]);
         return (await statement.runAndReadAll()).getRowObjectsJson() as Row[];
       } catch (e) {
         this.prepared.get(c)?.delete(sql); // not reused after a failure (an interrupt, a bad value): prepared afresh

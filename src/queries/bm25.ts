@@ -1,36 +1,28 @@
 // BM25 over one of the release's index collections (page, item, comment): the matching documents and their scores
 // as a SQL fragment the resource queries build on. Scores are sums of precomputed posting impacts (lake/README.md).
 import { join } from 'node:path';
-import type { DuckDBValue } from '@duckdb/node-api';
 import { indexTable, POSTINGS_PART, type Collection } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import type { Release } from '../lake/release.ts';
 import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
+import type { Params } from './sql.ts';
 
 export interface Matches {
-  /** `SELECT doc_id, score FROM …`: every matching document of the collection. */
+  /** `SELECT doc_id, score FROM …`: every matching document of the collection (its values added to the caller's Params). */
   sql: string;
-  params: DuckDBValue[];
   query: ParsedQuery;
   /** No term survived analysis (only stopwords or punctuation), or the year range is empty: nothing can match. */
   empty: boolean;
 }
 
-export async function bm25(release: Release, collection: Collection, q: string, years: { from: number; to: number }, kind?: string): Promise<Matches> {
-  const query = parseQuery(q);
-  const params: DuckDBValue[] = [...query.terms, years.from, years.to];
+export async function bm25(release: Release, q: Params, collection: Collection, text: string, years: { from: number; to: number }, kind?: string): Promise<Matches> {
+  const query = parseQuery(text);
   // Equalities joined by OR, not IN: DuckDB prunes row groups of the term-sorted postings on each value, not on the list's min–max.
-  let where = `(${query.terms.map(() => 'term = ?').join(' OR ') || 'false'}) AND year BETWEEN ? AND ?`;
-  if (kind) {
-    where += ' AND kind = ?';
-    params.push(kind);
-  }
-  const having = query.phrases.map((phrase) => {
-    params.push(...phrase);
-    return `len(${phrasePositions(phrase)}) > 0`;
-  });
+  let where = `(${query.terms.map((t) => `term = ${q.add(t)}`).join(' OR ') || 'false'}) AND year BETWEEN ${q.add(years.from)} AND ${q.add(years.to)}`;
+  if (kind) where += ` AND kind = ${q.add(kind)}`;
+  const having = query.phrases.map((phrase) => `len(${phrasePositions(phrase, q)}) > 0`);
   const sql = `SELECT doc_id, sum(impact) AS score FROM ${await postingsOf(release, collection, query.terms)} WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
-  return { sql, params, query, empty: query.terms.length === 0 || years.from > years.to };
+  return { sql, query, empty: query.terms.length === 0 || years.from > years.to };
 }
 
 /** A collection's postings part files, by the first term each holds (UTF-8 byte order: DuckDB's order of VARCHAR). */
@@ -69,10 +61,10 @@ function partIndex(first: Buffer[], term: Buffer): number {
  * A document's start positions of the phrase, from the postings of its terms already grouped per document: the first
  * term's positions, shifted by one and intersected with the next term's, and so on (empty or NULL: no match).
  */
-function phrasePositions(phrase: string[]): string {
-  const positionsOf = 'any_value(positions) FILTER (WHERE term = ?)';
-  let positions = positionsOf;
-  for (let i = 1; i < phrase.length; i++) positions = `list_intersect(list_transform(${positions}, x -> x + 1), ${positionsOf})`;
+function phrasePositions(phrase: string[], q: Params): string {
+  const positionsOf = (term: string) => `any_value(positions) FILTER (WHERE term = ${q.add(term)})`;
+  let positions = positionsOf(phrase[0]);
+  for (let i = 1; i < phrase.length; i++) positions = `list_intersect(list_transform(${positions}, x -> x + 1), ${positionsOf(phrase[i])})`;
   return positions;
 }
 

@@ -3,6 +3,7 @@
 // creation time (see pipelines/publish/changes.ts).
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
+import { Params } from './sql.ts';
 
 /** Version of the change record shape (schemas/change-feed.json). */
 export const CHANGES_SCHEMA_VERSION = '1.0.0';
@@ -12,14 +13,13 @@ export interface ChangeParams { cursor: number; since?: string; limit: number; r
 export async function changeFeed(release: Release, links: Links, p: ChangeParams) {
   const since = p.since === undefined ? null : new Date(p.since).toISOString();
   const created = new Date(release.manifest.createdAt).toISOString();
+  const q = new Params();
   const rows = await release.pool.rows(
-    `SELECT sequence::BIGINT::DOUBLE AS sequence, entity, record_id AS id, operation, coalesce(release, ?) AS release,
-       strftime(coalesce(time, ?::TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%gZ') AS time, record_hash AS "recordHash"
+    `SELECT sequence::BIGINT::DOUBLE AS sequence, entity, record_id AS id, operation, coalesce(release, ${q.add(release.id)}) AS release,
+       strftime(coalesce(time, ${q.add(created)}::TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%gZ') AS time, record_hash AS "recordHash"
      FROM changes
-     WHERE sequence > ? AND (?::VARCHAR IS NULL OR coalesce(time, ?::TIMESTAMP) >= ?::TIMESTAMP)
-     ORDER BY sequence LIMIT ?`,
-    [release.id, created, p.cursor, since, created, since, p.limit + 1],
-  );
+     WHERE sequence > ${q.add(p.cursor)} AND (${q.add(since)}::VARCHAR IS NULL OR coalesce(time, ${q.add(created)}::TIMESTAMP) >= ${q.add(since)}::TIMESTAMP)
+     ORDER BY sequence LIMIT ${q.add(p.limit + 1)}`, q);
   const more = rows.length > p.limit;
   const changes = rows.slice(0, p.limit).map((c) => ({ ...c, url: links.snapshotRecord(String(c.entity), String(c.id)) }));
   return {

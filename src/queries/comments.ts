@@ -1,8 +1,8 @@
 // Public comment: BM25 over speakers and the Clerk's summaries, with a speaker filter; single comment records.
-import type { DuckDBValue } from '@duckdb/node-api';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
+import { Params } from './sql.ts';
 
 export interface CommentSearchParams { q: string; speaker?: string; from: number; to: number; limit: number }
 
@@ -10,18 +10,13 @@ const COLUMNS = `c.comment_id AS id, c.document_id AS "documentId", strftime(c.m
   c.page::INTEGER AS page, c.speaker, c.statement, c.file_number AS "fileNumber", c.sequence::INTEGER AS sequence, c.official_url AS "officialUrl"`;
 
 export async function searchComments(release: Release, links: Links, p: CommentSearchParams) {
-  const m = await bm25(release, 'comment', p.q, p);
-  const params: DuckDBValue[] = [...m.params];
-  let where = '';
-  if (p.speaker) {
-    where = 'WHERE contains(lower(c.speaker), lower(?))';
-    params.push(p.speaker.trim());
-  }
-  params.push(p.limit);
+  const q = new Params();
+  const m = await bm25(release, q, 'comment', p.q, p);
+  const where = p.speaker ? `WHERE contains(lower(c.speaker), lower(${q.add(p.speaker.trim())}))` : '';
   const rows = m.empty ? [] : await release.pool.rows(`
     SELECT ${COLUMNS}, h.score, (count(*) OVER ())::INTEGER AS total
     FROM (${m.sql}) h JOIN comments c ON c.comment_id = h.doc_id ${where}
-    ORDER BY h.score DESC, c.comment_id LIMIT ?`, params);
+    ORDER BY h.score DESC, c.comment_id LIMIT ${q.add(p.limit)}`, q);
   const results = rows.map(({ total, documentId, sequence, ...r }) => ({
     ...r,
     score: round(Number(r.score)),
@@ -39,7 +34,8 @@ export async function searchComments(release: Release, links: Links, p: CommentS
 }
 
 export async function getComment(release: Release, links: Links, id: string) {
-  const [row] = await release.pool.rows(`SELECT ${COLUMNS} FROM comments c WHERE c.comment_id = ?`, [id]);
+  const q = new Params();
+  const [row] = await release.pool.rows(`SELECT ${COLUMNS} FROM comments c WHERE c.comment_id = ${q.add(id)}`, q);
   if (!row) return null;
   return { ...row, transcriptUrl: links.comment(id), markdownUrl: links.comment(id, true), release: release.id };
 }

@@ -1,6 +1,5 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
-import type { DuckDBValue } from '@duckdb/node-api';
 import type { Position } from '../../core/lake/format.ts';
 import { yearOfId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
@@ -8,6 +7,7 @@ import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
+import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
 import { resolveVoter } from './supervisors.ts';
@@ -53,13 +53,13 @@ const rollCall = ({ itemId, ...r }: Row) => r;
 /** Item rows with their roll calls: whole records, or `summary` for search results (their text is in the text store). */
 async function itemsById(release: Release, ids: string[], summary = false): Promise<Map<string, Row>> {
   if (ids.length === 0) return new Map();
-  const marks = ids.map(() => '?').join(', ');
+  const q = new Params();
+  const marks = q.list(ids);
   const years = [...new Set(ids.map(yearOfId))];
-  const inYears = years.includes(null) ? '' : `AND year IN (${years.map(() => '?').join(', ')})`;
-  const params = inYears ? [...ids, ...(years as number[])] : ids;
+  const inYears = years.includes(null) ? '' : `AND year IN (${q.list(years as number[])})`;
   const [items, rolls] = await Promise.all([
-    release.pool.rows(`SELECT ${summary ? ITEM_SUMMARY_COLUMNS : ITEM_COLUMNS} FROM items i WHERE i.item_id IN (${marks}) ${inYears}`, params),
-    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ${inYears} ORDER BY r.item_id, r.sequence`, params),
+    release.pool.rows(`SELECT ${summary ? ITEM_SUMMARY_COLUMNS : ITEM_COLUMNS} FROM items i WHERE i.item_id IN (${marks}) ${inYears}`, q),
+    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ${inYears} ORDER BY r.item_id, r.sequence`, q),
   ]);
   const byId = new Map(items.map((r) => [String(r.id), { ...r, rollCalls: [] as Row[] }]));
   for (const r of rolls) byId.get(String(r.itemId))?.rollCalls.push(rollCall(r));
@@ -69,28 +69,27 @@ async function itemsById(release: Release, ids: string[], summary = false): Prom
 export async function searchItems(release: Release, links: Links, p: ItemSearchParams) {
   if (p.position && !p.voter) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
   const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
-  const m = await bm25(release, 'item', p.q, p);
-  const params: DuckDBValue[] = [...m.params];
+  const q = new Params();
+  const m = await bm25(release, q, 'item', p.q, p);
   const conditions: string[] = [];
   if (voter) {
-    conditions.push(`EXISTS (SELECT 1 FROM positions v WHERE v.item_id = h.doc_id AND v.supervisor_id = ?${p.position ? ' AND v.position = ?' : ''}${p.final ? ' AND v.is_final' : ''})`);
-    params.push(voter.id, ...(p.position ? [p.position] : []));
+    conditions.push(`EXISTS (SELECT 1 FROM positions v WHERE v.item_id = h.doc_id AND v.supervisor_id = ${q.add(voter.id)}${p.position ? ` AND v.position = ${q.add(p.position)}` : ''}${p.final ? ' AND v.is_final' : ''})`);
   } else if (p.final) {
     conditions.push('EXISTS (SELECT 1 FROM roll_calls r WHERE r.item_id = h.doc_id AND r.is_final)');
   }
   const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
-  params.push(p.limit);
+  const limit = q.add(p.limit);
   // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
   const ranked = m.empty ? [] : await release.pool.rows(p.groupBy === 'none' ? `
     SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
-    FROM (${matched}) ORDER BY score DESC, item_id LIMIT ?` : `
+    FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
     WITH grouped AS (
       SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUP_KEY[p.groupBy]}))::INTEGER AS group_count,
              row_number() OVER (PARTITION BY ${GROUP_KEY[p.groupBy]} ORDER BY m.score DESC, i.meeting_date DESC, m.item_id) AS rank_in_group
       FROM (${matched}) m JOIN items i USING (item_id)
     )
     SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
-    FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ?`, params);
+    FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
 
   const ids = ranked.map((r) => String(r.item_id));
   const [records, texts] = await Promise.all([itemsById(release, ids, true), textsById(release, 'item', ids)]);
@@ -134,9 +133,10 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
 async function voterPositions(release: Release, supervisorId: string, itemIds: string[]): Promise<Map<string, Row[]>> {
   const out = new Map<string, Row[]>();
   if (itemIds.length === 0) return out;
+  const q = new Params();
   const rows = await release.pool.rows(`
     SELECT item_id AS "itemId", roll_call_id AS "rollCallId", name_as_recorded AS "nameAsRecorded", position, action, action_type AS "actionType", is_final AS "isFinal", page::INTEGER AS page
-    FROM positions WHERE supervisor_id = ? AND item_id IN (${itemIds.map(() => '?').join(', ')}) ORDER BY roll_call_id`, [supervisorId, ...itemIds]);
+    FROM positions WHERE supervisor_id = ${q.add(supervisorId)} AND item_id IN (${q.list(itemIds)}) ORDER BY roll_call_id`, q);
   for (const { itemId, ...r } of rows) (out.get(String(itemId)) ?? out.set(String(itemId), []).get(String(itemId))!).push(r);
   return out;
 }
@@ -144,9 +144,10 @@ async function voterPositions(release: Release, supervisorId: string, itemIds: s
 export async function getItem(release: Release, links: Links, id: string) {
   const item = (await itemsById(release, [id])).get(id);
   if (!item) return null;
+  const q = new Params();
   const comments = await release.pool.rows(`
     SELECT comment_id AS id, speaker, statement, page::INTEGER AS page FROM comments
-    WHERE document_id = ? AND file_number = ? AND year = ? ORDER BY sequence`, [item.documentId, item.fileNumber, item.year]);
+    WHERE document_id = ${q.add(item.documentId)} AND file_number = ${q.add(item.fileNumber)} AND year = ${q.add(item.year)} ORDER BY sequence`, q);
   const { amounts, housingUnits, addresses, parties, ...rest } = item;
   return {
     ...rest,

@@ -5,6 +5,7 @@ import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
+import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
 import { pageTitle } from '../../core/text/titles.ts';
 import { hybridRank, type Retrieval } from './vectors.ts';
@@ -35,13 +36,12 @@ export interface PageHit {
 }
 
 /** BM25 top-k over pages, with the total number of matching pages. */
-export async function rankPages(release: Release, p: { q: string; kind?: string; limit: number; offset?: number } & YearRange) {
-  const m = await bm25(release, 'page', p.q, p, p.kind);
+export async function rankPages(release: Release, p: { q: string; kind?: string; limit: number } & YearRange) {
+  const q = new Params();
+  const m = await bm25(release, q, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
   const rows = await release.pool.rows(
-    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ? OFFSET ?`,
-    [...m.params, p.limit, p.offset ?? 0],
-  );
+    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ${q.add(p.limit)}`, q);
   return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
 }
 
@@ -99,18 +99,18 @@ function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
  */
 export async function getPage(release: Release, links: Links, id: string) {
   const year = yearOfId(id);
-  const where = `WHERE page_id = ?${year ? ' AND year = ?' : ''}`;
-  const params = year ? [id, year] : [id];
+  const q = new Params();
+  const where = `WHERE page_id = ${q.add(id)}${year ? ` AND year = ${q.add(year)}` : ''}`;
   const [rows, docs, texts] = await Promise.all([
     release.pool.rows(`
       SELECT page_id AS id, document_id AS "documentId", strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind,
              page::INTEGER AS page, NULL AS pages, title, header, footer, NULL AS text, quality, official_url AS "officialUrl"
-      FROM pages ${where}`, params),
+      FROM pages ${where}`, q),
     documentsOf(release),
     textsById(release, 'page', [id]),
   ]);
   if (rows.length === 0) return null;
-  const text = texts.get(id) ?? String((await release.pool.rows(`SELECT text FROM pages ${where}`, params))[0].text);
+  const text = texts.get(id) ?? String((await release.pool.rows(`SELECT text FROM pages ${where}`, q))[0].text);
   const { pages } = docs.get(String(rows[0].documentId))!;
   return { ...rows[0], pages, text, transcriptUrl: links.page(id), markdownUrl: links.page(id, true), release: release.id };
 }

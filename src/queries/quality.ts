@@ -5,6 +5,7 @@ import type { RefusedRelease } from '../lake/lake.ts';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Links } from './links.ts';
+import { Params } from './sql.ts';
 
 export const QUALITY_SCHEMA_VERSION = '1.0.0';
 
@@ -41,9 +42,10 @@ const PROBLEMS = `SELECT p.document_id AS "documentId", p.page::INTEGER AS page,
 export async function qualityReport(release: Release, links: Links, refused: RefusedRelease[]) {
   const m = release.manifest;
   const parser = m.parser ?? null;
+  const limit = new Params();
   const [docs, problems, byKind, names, unresolvedNames, nameProblems] = await Promise.all([
     release.pool.rows(PER_DOCUMENT),
-    release.pool.rows(`${PROBLEMS} LIMIT ?`, [PROBLEM_ROWS]),
+    release.pool.rows(`${PROBLEMS} LIMIT ${limit.add(PROBLEM_ROWS)}`, limit),
     release.pool.rows(`SELECT kind, count(*)::INTEGER AS n FROM problems GROUP BY ALL ORDER BY kind`),
     release.pool.rows(`SELECT count(*)::INTEGER AS recorded, count(supervisor_id)::INTEGER AS resolved,
         (SELECT count(*) FROM problems WHERE kind = 'ambiguous-name')::INTEGER AS ambiguous,

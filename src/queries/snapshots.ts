@@ -14,6 +14,7 @@ import type { Row } from '../lake/pool.ts';
 import type { Links } from './links.ts';
 import { schema } from '../schemas.ts';
 import { CHANGES_SCHEMA_VERSION } from './changes.ts';
+import { Params } from './sql.ts';
 
 /** Version of the snapshot record shapes (schemas/snapshot/*.json); bumped only on an incompatible change. */
 export const SNAPSHOT_SCHEMA_VERSION = '1.0.0';
@@ -96,15 +97,14 @@ async function buildOrdering(release: Release, e: Entity): Promise<Ordering> {
 }
 
 /** The page's SELECT: a key range from the ordering when there is one, else LIMIT/OFFSET over the whole table. */
-async function pageSql(release: Release, e: Entity, p: PageParams): Promise<{ sql: string; params: (string | number)[] }> {
+async function pageSql(release: Release, e: Entity, p: PageParams, q: Params): Promise<string> {
   const ordering = await orderingOf(release, e);
-  if (!ordering) return { sql: `${selectSql(e, release, '')} LIMIT ? OFFSET ?`, params: [p.limit, p.cursor] };
+  if (!ordering) return `${selectSql(e, release, '')} LIMIT ${q.add(p.limit)} OFFSET ${q.add(p.cursor)}`;
   const first = Math.floor(p.cursor / BLOCK);
   const after = Math.floor((p.cursor + p.limit - 1) / BLOCK) + 1;
   const key = `t."${e.key}"`;
-  const where = after < ordering.length ? `WHERE ${key} >= ? AND ${key} < ?` : `WHERE ${key} >= ?`;
-  const bounds = after < ordering.length ? [ordering[first], ordering[after]] : [ordering[first]];
-  return { sql: `${selectSql(e, release, where)} LIMIT ? OFFSET ?`, params: [...bounds, p.limit, p.cursor - first * BLOCK] };
+  const where = after < ordering.length ? `WHERE ${key} >= ${q.add(ordering[first])} AND ${key} < ${q.add(ordering[after])}` : `WHERE ${key} >= ${q.add(ordering[first])}`;
+  return `${selectSql(e, release, where)} LIMIT ${q.add(p.limit)} OFFSET ${q.add(p.cursor - first * BLOCK)}`;
 }
 
 const pastEnd = (e: Entity, release: Release, p: PageParams) => p.cursor >= total(e, release);
@@ -130,8 +130,8 @@ export const nextCursor = (e: Entity, release: Release, p: PageParams) => (p.cur
 export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
   let records: Row[] = [];
   if (!pastEnd(e, release, p)) {
-    const { sql, params } = await pageSql(release, e, p);
-    records = await release.pool.rows(sql, params);
+    const q = new Params();
+    records = await release.pool.rows(await pageSql(release, e, p, q), q);
   }
   return {
     schemaVersion: SNAPSHOT_SCHEMA_VERSION, release: release.id, entity: e.name, cursor: p.cursor, limit: p.limit,
@@ -193,21 +193,22 @@ class WindowCache {
  * The window's records, unordered (the aggregate that joins them orders them): the whole table when one window holds
  * it, else a key range of the ordering (or LIMIT/OFFSET when there is none).
  */
-async function windowSql(release: Release, e: Entity, w: number, size: number): Promise<{ sql: string; params: (string | number)[] }> {
-  if (total(e, release) <= size) return { sql: unorderedSql(e, release, ''), params: [] };
+async function windowSql(release: Release, e: Entity, w: number, size: number, q: Params): Promise<string> {
+  if (total(e, release) <= size) return unorderedSql(e, release, '');
   const ordering = await orderingOf(release, e);
-  if (!ordering) return { sql: `${selectSql(e, release, '')} LIMIT ? OFFSET ?`, params: [size, w * size] };
+  if (!ordering) return `${selectSql(e, release, '')} LIMIT ${q.add(size)} OFFSET ${q.add(w * size)}`;
   const key = `t."${e.key}"`;
   const first = (w * size) / BLOCK;
   const after = first + size / BLOCK;
-  if (after >= ordering.length) return { sql: unorderedSql(e, release, `WHERE ${key} >= ?`), params: [ordering[first]] };
-  return { sql: unorderedSql(e, release, `WHERE ${key} >= ? AND ${key} < ?`), params: [ordering[first], ordering[after]] };
+  if (after >= ordering.length) return unorderedSql(e, release, `WHERE ${key} >= ${q.add(ordering[first])}`);
+  return unorderedSql(e, release, `WHERE ${key} >= ${q.add(ordering[first])} AND ${key} < ${q.add(ordering[after])}`);
 }
 
 async function readWindow(release: Release, e: Entity, w: number, size: number): Promise<Window> {
-  const { sql: select, params } = await windowSql(release, e, w, size);
+  const q = new Params();
+  const select = await windowSql(release, e, w, size, q);
   const sql = `SELECT encode(coalesce(string_agg(to_json(s)::VARCHAR || chr(10), '' ORDER BY s."${e.key}"), '')) FROM (${select}) s`;
-  const blob = await release.pool.with(async (c) => (await c.runAndReadAll(sql, params)).getRows()[0][0] as DuckDBBlobValue);
+  const blob = await release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values)).getRows()[0][0] as DuckDBBlobValue);
   const bytes = ndjsonBytes(blob);
   return { bytes, starts: lineStarts(bytes) };
 }
@@ -249,7 +250,8 @@ export async function snapshotNdjsonWindows(release: Release, e: Entity, p: Page
 }
 
 export async function snapshotRecord(release: Release, e: Entity, id: string): Promise<Row | null> {
-  const [row] = await release.pool.rows(selectSql(e, release, `WHERE t."${e.key}"::VARCHAR = ?`), [id]);
+  const q = new Params();
+  const [row] = await release.pool.rows(selectSql(e, release, `WHERE t."${e.key}"::VARCHAR = ${q.add(id)}`), q);
   return row ?? null;
 }
 

@@ -1,11 +1,22 @@
-// SQL parameters: values bound to numbered placeholders, never written into the SQL text.
-import type { DuckDBValue } from '@duckdb/node-api';
+// SQL parameters: the one way a query passes values to DuckDB. Values are bound to numbered placeholders (`$1`, `$2` …)
+// in the order they are added, never written into the SQL text, so one SQL text serves any values (the pool keeps
+// its prepared statement) and a fragment can use one value several times.
+import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 
-/** Numbered SQL parameters (`$1`, `$2` …) collected in order, so a fragment can use one value several times. */
 export class Params {
   readonly values: DuckDBValue[] = [];
-  add(v: DuckDBValue): string {
-    this.values.push(v);
+  /** A value's type where DuckDB cannot infer it from the value (a FLOAT array); else undefined. */
+  readonly types: (DuckDBType | undefined)[] = [];
+
+  /** Adds a value; returns its placeholder. */
+  add(value: DuckDBValue, type?: DuckDBType): string {
+    this.values.push(value);
+    this.types.push(type);
     return `$${this.values.length}`;
+  }
+
+  /** Adds values; returns their placeholders, comma-separated (for `IN (…)`). */
+  list(values: DuckDBValue[]): string {
+    return values.map((v) => this.add(v)).join(', ');
   }
 }

@@ -10,6 +10,7 @@ import type { Links } from './links.ts';
 import { searchComments } from './comments.ts';
 import { searchItems } from './items.ts';
 import { searchPages, type PageSearchParams } from './pages.ts';
+import { Params } from './sql.ts';
 import { yearRange } from './years.ts';
 import { resolveVoter } from './supervisors.ts';
 
@@ -100,8 +101,9 @@ export async function unifiedSearch(release: Release, links: Links, p: UnifiedPa
   // Pages that print a listed file (in any of its grouped records) would only repeat it.
   const listed = (files?.results ?? []).map((r) => r.fileNumber);
   if (p.type === 'all' && listed.length) {
+    const q = new Params();
     const spans = await release.pool.rows(
-      `SELECT document_id, start_page::INTEGER AS s, end_page::INTEGER AS e FROM items WHERE file_number IN (${listed.map(() => '?').join(', ')})`, listed);
+      `SELECT document_id, start_page::INTEGER AS s, end_page::INTEGER AS e FROM items WHERE file_number IN (${q.list(listed)})`, q);
     for (const { document_id, s, e } of spans) for (let page = Number(s); page <= Number(e); page++) filePages.add(pageId(String(document_id), page));
   }
   for (const r of pages?.results ?? []) {

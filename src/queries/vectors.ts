@@ -11,7 +11,7 @@
 // `embedding_terms` (no network); an endpoint model needs EMBEDDING_URL with the same EMBEDDING_MODEL. Whatever fails
 // (no vectors, no or another endpoint, an endpoint error or timeout, a query the model has no words for) answers
 // lexically with `fallbackReason` saying which; it is never an error.
-import { ARRAY, arrayValue, FLOAT, type DuckDBValue } from '@duckdb/node-api';
+import { ARRAY, arrayValue, FLOAT, type DuckDBType } from '@duckdb/node-api';
 import type { EmbeddingSettings } from '../../core/config.ts';
 import { LsaEmbedder, type TermRow } from '../../core/embed/lsa.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
@@ -19,6 +19,7 @@ import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
 import type { Release } from '../lake/release.ts';
 import type { ParsedQuery } from '../../core/text/analysis.ts';
+import { Params } from './sql.ts';
 import type { YearRange } from './years.ts';
 
 export const RRF_K = 60;
@@ -54,7 +55,8 @@ async function load(release: Release): Promise<Loaded | null> {
   const lookup = async (terms: string[]) => {
     const out = new Map<string, TermRow>();
     if (terms.length === 0) return out;
-    const rows = await release.pool.rows(`SELECT term, idf, projection FROM lsa_terms WHERE term IN (${terms.map(() => '?').join(', ')})`, terms);
+    const q = new Params();
+    const rows = await release.pool.rows(`SELECT term, idf, projection FROM lsa_terms WHERE term IN (${q.list(terms)})`, q);
     for (const r of rows) out.set(String(r.term), { idf: Number(r.idf), row: r.projection as number[] });
     return out;
   };
@@ -105,19 +107,18 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
 
   // The vector ranking over every page under the filters; kept: its top `depth` and the lexical candidates.
   const lexIds = lex.ids.map((r) => r.id);
-  const params: DuckDBValue[] = [arrayValue(Array.from(qv)), p.from, p.to];
-  let where = 'year BETWEEN ? AND ?';
-  if (p.kind) { where += ' AND kind = ?'; params.push(p.kind); }
-  params.push(depth, ...lexIds);
+  const q = new Params();
+  const dim = vectors.entry.dim;
+  const query = q.add(arrayValue(Array.from(qv)), ARRAY(FLOAT, dim));
+  let where = `year BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
+  if (p.kind) where += ` AND kind = ${q.add(p.kind)}`;
   const sql = `
     SELECT id, rank::INTEGER AS rank FROM (
-      SELECT page_id AS id, row_number() OVER (ORDER BY max(array_inner_product(v, $1::FLOAT[${vectors.entry.dim}])) DESC, page_id) AS rank
+      SELECT page_id AS id, row_number() OVER (ORDER BY max(array_inner_product(v, ${query}::FLOAT[${dim}])) DESC, page_id) AS rank
       FROM vec_passages WHERE ${where} GROUP BY page_id)
-    WHERE rank <= ? ${lexIds.length ? `OR id IN (${lexIds.map(() => '?').join(', ')})` : ''}`;
-  const rows = await release.pool.with(async (c) => {
-    const types = params.map((_, i) => (i === 0 ? ARRAY(FLOAT, vectors.entry.dim) : undefined));
-    return (await c.runAndReadAll(positional(sql), params, types as never)).getRowObjectsJson();
-  });
+    WHERE rank <= ${q.add(depth)} ${lexIds.length ? `OR id IN (${q.list(lexIds)})` : ''}`;
+  // Run unprepared: its text varies with the lexical candidates, and would crowd the pool's prepared statements out.
+  const rows = await release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values, q.types as DuckDBType[])).getRowObjectsJson());
   const vecRank = new Map(rows.map((r) => [String(r.id), Number(r.rank)]));
 
   const fused = new Map<string, number>();
@@ -131,10 +132,4 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
     query: lex.query,
     retrieval: { requested: 'hybrid', used: 'hybrid', embeddingModel: vectors.entry.model, semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0, fallbackReason: null },
   };
-}
-
-/** `$1` then `?`s: DuckDB wants one style, so every `?` becomes `$n` in order after `$1`. */
-function positional(sql: string): string {
-  let n = 1;
-  return sql.replace(/\?/g, () => `$${++n}`);
 }

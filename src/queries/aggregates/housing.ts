@@ -45,13 +45,14 @@ interface HousingFiles {
  */
 function housingFiles(release: Release): Promise<HousingFiles> {
   return release.memo('housing-files', async () => {
+    const q = new Params();
     await release.pool.with(async (c) => {
       await c.run(`
         CREATE TABLE IF NOT EXISTS housing_files AS
         WITH f AS (SELECT DISTINCT file_number FROM items
-                   WHERE len(unit_mentions) > 0 OR regexp_matches(concat_ws(' ', title, long_title, text), $1, 'i')),
+                   WHERE len(unit_mentions) > 0 OR regexp_matches(concat_ws(' ', title, long_title, text), ${q.add(SIGNAL_PATTERN)}, 'i')),
         u AS (SELECT file_number, max(m.units) AS units FROM (SELECT file_number, unnest(unit_mentions) AS m FROM items) GROUP BY file_number)
-        SELECT f.file_number, coalesce(u.units, 0)::INTEGER AS units FROM f LEFT JOIN u USING (file_number) ORDER BY f.file_number`, [SIGNAL_PATTERN]);
+        SELECT f.file_number, coalesce(u.units, 0)::INTEGER AS units FROM f LEFT JOIN u USING (file_number) ORDER BY f.file_number`, q.values);
     }, 120_000);
     const facts = new Map<string, FileFacts>();
     const records = release.pool.stream(`
