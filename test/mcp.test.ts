@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import t from 'tap';
 import { CHARS_PER_TOKEN, fit, TOKEN_BUDGET } from '../src/mcp/budget.ts';
 import { MAX_BODY_BYTES } from '../src/mcp/http.ts';
-import { tools } from '../src/mcp/server.ts';
+import { tools } from '../src/mcp/tools.ts';
 import { get, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();

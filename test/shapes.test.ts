@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import t, { type Test } from 'tap';
 import { COLLECTIONS, COLUMNS } from '../core/lake/format.ts';
 import { endpoints } from '../src/http/routes/index.ts';
-import { tools } from '../src/mcp/server.ts';
+import { tools } from '../src/mcp/tools.ts';
 import { ENTITIES } from '../src/queries/snapshots.ts';
 import { start, type Running } from '../src/server.ts';
 import { build, makeCorpus, minutesWithoutComment, newLake, syntheticYear } from './corpora.ts';

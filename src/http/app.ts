@@ -156,7 +156,8 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       ctx.status = 304;
       return;
     }
-    const body = await ep.handler({ release, urls: (ctx.state as State).urls, params, path, ctx });
+    const urls = (ctx.state as State).urls;
+    const body = ep.query ? await ep.query(release, urls, params) : await ep.handler!({ release, urls, params, path, ctx });
     if (body === undefined) return; // the handler answered itself (a stream)
     if (config.contractChecks) {
       const violations = checkResponse(ep.response, body);

@@ -1,7 +1,9 @@
-// The endpoint table: path, parameter schema, response schema, handler and Markdown rendering. The router and the
-// OpenAPI document are both built from it, so they cannot drift apart. Each area keeps its endpoints in routes/.
+// The endpoint table: path, parameter schema, response schema, query (or handler) and Markdown rendering. The router,
+// the OpenAPI document and the MCP tools (src/mcp/tools.ts) are all built from it, so they cannot drift apart. Each
+// area keeps its endpoints in routes/.
 import type { Context, Middleware } from 'koa';
 import type { Release } from '../lake/release.ts';
+import type { Links } from '../queries/links.ts';
 import type { Urls } from './urls.ts';
 
 export interface HandlerInput<P> {
@@ -13,7 +15,7 @@ export interface HandlerInput<P> {
   ctx: Context;
 }
 
-export interface Endpoint {
+export interface Endpoint<P = any, B extends object = any> {
   /** Router path (`:id` for path parameters). */
   path: string;
   summary: string;
@@ -22,11 +24,16 @@ export interface Endpoint {
   params: string;
   response: string;
   /** Present when the endpoint also answers in Markdown (`.md`, `format=md`, `Accept: text/markdown`). */
-  markdown?: (body: any) => string;
+  markdown?: (body: B) => string;
   /** The endpoint can also stream `application/x-ndjson` (chosen by its `format` parameter). */
   ndjson?: boolean;
-  /** Returns the JSON body; may instead set `ctx.body` itself (a stream) and return undefined. */
-  handler: (input: HandlerInput<any>) => Promise<unknown>;
+  /** The query that answers it with the JSON body, HTTP-free: REST and its MCP tool both call it. */
+  query?: (release: Release, links: Links, params: P) => Promise<B>;
+  /**
+   * Where HTTP is needed instead (path ids and 404s, streams, the request's state): returns the JSON body, or sets
+   * `ctx.body` itself (a stream) and returns undefined.
+   */
+  handler?: (input: HandlerInput<P>) => Promise<unknown>;
 }
 
 /** Routes that are not JSON/Markdown GET resources (the MCP endpoint, the web page, release files). */

@@ -1,17 +1,7 @@
 // The MCP server of one request: a fresh McpServer with every read-only tool, bound to the request's release.
 import { McpServer } from '@modelcontextprotocol/server';
-import { oneAtATime, register, type Deps, type Tool } from './tool.ts';
-import { ask } from './tools/ask.ts';
-import { readChanges } from './tools/changes.ts';
-import { getRecord } from './tools/get-record.ts';
-import { housingAggregate } from './tools/housing-aggregate.ts';
-import { searchComments } from './tools/search-comments.ts';
-import { searchItems } from './tools/search-items.ts';
-import { searchPages } from './tools/search-pages.ts';
-import { snapshotManifestTool } from './tools/snapshots.ts';
-import { voteAggregate } from './tools/vote-aggregate.ts';
-
-export const tools: Tool[] = [ask, searchPages, searchItems, searchComments, getRecord, voteAggregate, housingAggregate, readChanges, snapshotManifestTool];
+import { oneAtATime, register, type Deps } from './tool.ts';
+import { tools } from './tools.ts';
 
 const INSTRUCTIONS = [
   'Read-only records of the San Francisco Board of Supervisors (agendas, minutes, legislative files, roll calls, public-comment summaries), 2012–2026.',

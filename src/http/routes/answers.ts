@@ -1,8 +1,7 @@
 // Answer endpoints: the votes and housing aggregates, and the /api/query evidence bundle.
 import { evidenceBundle } from '../../queries/evidence.ts';
 import { housingAggregate } from '../../queries/aggregates/housing.ts';
-import type { AggregateParams } from '../../queries/aggregates/shared.ts';
-import { votesAggregate, type VotesParams } from '../../queries/aggregates/votes.ts';
+import { votesAggregate } from '../../queries/aggregates/votes.ts';
 import { evidenceMarkdown, housingAggregateMarkdown, votesAggregateMarkdown } from '../../render/markdown/answers.ts';
 import type { Endpoint } from '../endpoints.ts';
 
@@ -14,7 +13,7 @@ export const answerEndpoints: Endpoint[] = [
     params: 'params/query.json',
     response: 'evidence-bundle.json',
     markdown: evidenceMarkdown,
-    handler: ({ release, urls, params }) => evidenceBundle(release, urls, params as { q: string }),
+    query: evidenceBundle,
   },
   {
     path: '/api/aggregates/votes',
@@ -23,7 +22,7 @@ export const answerEndpoints: Endpoint[] = [
     params: 'params/votes.json',
     response: 'votes-aggregate.json',
     markdown: votesAggregateMarkdown,
-    handler: ({ release, urls, params }) => votesAggregate(release, urls, params as VotesParams),
+    query: votesAggregate,
   },
   {
     path: '/api/aggregates/housing',
@@ -32,6 +31,6 @@ export const answerEndpoints: Endpoint[] = [
     params: 'params/housing.json',
     response: 'housing-aggregate.json',
     markdown: housingAggregateMarkdown,
-    handler: ({ release, urls, params }) => housingAggregate(release, urls, params as AggregateParams),
+    query: housingAggregate,
   },
 ];

@@ -10,7 +10,7 @@ import type { Context } from 'koa';
 import { MANIFEST_FILE } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
 import { checkedManifest, ReleaseRefused } from '../../lake/release.ts';
-import { changeFeed, type ChangeParams } from '../../queries/changes.ts';
+import { changeFeed } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
 import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
 import type { State } from '../state.ts';
@@ -26,7 +26,7 @@ export const dataEndpoints: Endpoint[] = [
     tag: 'data',
     params: 'params/snapshots.json',
     response: 'snapshot-manifest.json',
-    handler: async ({ release, urls }) => snapshotManifest(release, urls),
+    query: async (release, links) => snapshotManifest(release, links),
   },
   {
     path: '/api/snapshots/:entity',
@@ -70,7 +70,7 @@ export const dataEndpoints: Endpoint[] = [
     tag: 'data',
     params: 'params/changes.json',
     response: 'change-feed.json',
-    handler: ({ release, urls, params }) => changeFeed(release, urls, params as ChangeParams),
+    query: changeFeed,
   },
   {
     path: '/api/quality',

@@ -1,12 +1,11 @@
 // Search and record endpoints: pages, legislative items, public comments.
-import { getComment, searchComments, type CommentSearchParams } from '../../queries/comments.ts';
-import { getItem, searchItems, type ItemSearchParams } from '../../queries/items.ts';
+import { getComment, searchComments } from '../../queries/comments.ts';
+import { getItem, searchItems } from '../../queries/items.ts';
 import { getPage } from '../../queries/pages.ts';
 import { notFound } from '../errors.ts';
 import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../../render/markdown/records.ts';
 import type { Endpoint } from '../endpoints.ts';
 import { search } from '../../queries/search.ts';
-import type { UnifiedParams } from '../../queries/unified.ts';
 
 export const recordEndpoints: Endpoint[] = [
   {
@@ -16,7 +15,7 @@ export const recordEndpoints: Endpoint[] = [
     params: 'params/search.json',
     response: 'search-response.json',
     markdown: searchMarkdown,
-    handler: ({ release, urls, params }) => search(release, urls, params as UnifiedParams),
+    query: search,
   },
   {
     path: '/api/pages/:id',
@@ -34,7 +33,7 @@ export const recordEndpoints: Endpoint[] = [
     params: 'params/items.json',
     response: 'item-search-response.json',
     markdown: itemsMarkdown,
-    handler: ({ release, urls, params }) => searchItems(release, urls, params as ItemSearchParams),
+    query: searchItems,
   },
   {
     path: '/api/items/:id',
@@ -52,7 +51,7 @@ export const recordEndpoints: Endpoint[] = [
     params: 'params/comments.json',
     response: 'comment-search-response.json',
     markdown: commentsMarkdown,
-    handler: ({ release, urls, params }) => searchComments(release, urls, params as CommentSearchParams),
+    query: searchComments,
   },
   {
     path: '/api/comments/:id',

@@ -1,0 +1,35 @@
+// Markdown of the data products for the MCP tools (read_changes, snapshot_manifest); their REST endpoints answer JSON
+// only.
+import type { changeFeed } from '../../queries/changes.ts';
+import type { snapshotManifest } from '../../queries/snapshots.ts';
+
+/** The change feed, its changes as plain records (the budget may have shortened the list). */
+export type Feed = Omit<Awaited<ReturnType<typeof changeFeed>>, 'changes'> & { changes: Record<string, any>[] };
+export type SnapshotManifest = ReturnType<typeof snapshotManifest>;
+
+export function changesMarkdown(f: Feed): string {
+  const out = [
+    `# Change feed from cursor ${f.cursor}`,
+    '',
+    `${f.returned} changes${f.since ? ` since ${f.since}` : ''} (schema ${f.schemaVersion}). Next cursor: ${f.nextCursor}${f.hasMore ? ' — more follow: call again with this cursor' : ' — up to date: poll later with this cursor'}.`,
+    '',
+  ];
+  for (const c of f.changes) out.push(`- #${c.sequence} ${c.operation} ${c.entity} \`${c.id}\` (release ${c.release}, ${c.time}) — ${c.url}`);
+  if (f.changes.length === 0) out.push('_No changes after this cursor._');
+  return out.join('\n') + '\n';
+}
+
+export function snapshotManifestMarkdown(m: SnapshotManifest): string {
+  const out = [
+    `# Snapshot manifest of release ${m.release}`,
+    '',
+    `Created ${m.createdAt} · schema ${m.schemaVersion} · [release manifest](${m.manifestUrl}) · change feed: ${m.changes.url} (schema ${m.changes.schemaVersion})`,
+    '',
+    '| entity | records | key (order) | JSON / NDJSON pages | Parquet files |',
+    '|---|---|---|---|---|',
+  ];
+  for (const e of m.entities) out.push(`| ${e.entity} | ${e.records} | ${e.order} | ${e.pinnedUrl} | ${e.parquet.map((f) => `[${f.path}](${f.url})`).join(', ') || '—'} |`);
+  out.push('', ...m.entities.map((e) => `- **${e.entity}**: ${e.description}`));
+  out.push('', 'Page a snapshot with `cursor` and `limit` (1–1000) at its URL, `format=ndjson` to stream; the pinned URL keeps the pages stable while newer releases are published. Each record\'s JSON Schema is in `recordSchema`.');
+  return out.join('\n') + '\n';
+}
