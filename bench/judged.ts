@@ -5,11 +5,11 @@
 //   judgedMetrics(url)      → metrics against a server whose lake has page embeddings
 //   judgedLake()            → a lake with the real-corpus fixture release plus embeddings (built once, cached)
 //   node --import tsx bench/judged.ts   → both, printed
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { codeKey } from '../pipelines/input-key.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -69,17 +69,6 @@ export async function judgedMetrics(baseUrl: string, queries: JudgedQuery[] = lo
   return { queries: queries.length, embeddingModel: model, lexical: agg('lexical'), hybrid: agg('hybrid'), fallbacks, perQuery };
 }
 
-function codeHash(): string {
-  const hash = createHash('sha256');
-  for (const dir of ['core/embed', 'pipelines/embed', 'pipelines/publish', 'pipelines/store']) {
-    for (const name of readdirSync(join(ROOT, dir)).sort()) {
-      const p = join(ROOT, dir, name);
-      if (statSync(p).isFile()) hash.update(name).update(readFileSync(p));
-    }
-  }
-  return hash.digest('hex').slice(0, 12);
-}
-
 /**
  * A lake (`.cache/judged-lake`) whose current release is the real-corpus test fixture plus built-in (LSA) page
  * embeddings; rebuilt only when the fixture or the embedding code changes. Returns the lake and how long embedding took.
@@ -90,7 +79,7 @@ export async function judgedLake(): Promise<{ lake: string; releaseId: string; e
   const { pointCurrent } = await import('../pipelines/publish/release.ts');
   const source = await fixtureRelease();
   const lake = join(ROOT, '.cache', 'judged-lake');
-  const key = join(lake, `key-${source}-${codeHash()}`);
+  const key = join(lake, `key-${source}-${codeKey(['core/embed', 'core/lake', 'pipelines/embed', 'pipelines/publish', 'pipelines/store'])}`);
   if (existsSync(key)) {
     const id = (await readFile(key, 'utf8')).trim();
     if (existsSync(join(lake, 'releases', id, 'manifest.json'))) {

@@ -7,7 +7,6 @@
 // --append keeps the other scales already in the results file (SCALE=10 measured in a later run than 1 and 3).
 // --build-only generates the corpora and builds the lakes (timed, as a full run would) and stops: a later run reuses them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -25,6 +24,7 @@ import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchCl
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
 import { formatJudged, judgedLake, judgedMetrics, type JudgedResult } from './judged.ts';
+import { buildInputKey } from '../pipelines/input-key.ts';
 import { start } from '../src/server.ts';
 import { interpret } from '../src/queries/interpret.ts';
 import { testConfig } from '../test/fixture.ts';
@@ -72,21 +72,6 @@ interface BuildRecord {
   ratio: number;
 }
 
-function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) hashTree(hash, path);
-    else if (/\.(ts|tsv|json)$/.test(name) && !name.endsWith('.tmp.ts')) hash.update(path).update(readFileSync(path));
-  }
-}
-
-function buildKey(corpus: string): string {
-  const hash = createHash('sha256');
-  hash.update(readFileSync(join(corpus, 'MANIFEST.tsv')));
-  for (const dir of ['pipelines', 'core']) hashTree(hash, join(ROOT, dir));
-  return hash.digest('hex').slice(0, 16);
-}
-
 function run(cmd: string, args: string[], opts: { cwd?: string } = {}): { ms: number; stdout: string } {
   const t = performance.now();
   const r = spawnSync(cmd, args, { cwd: opts.cwd ?? ROOT, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -126,7 +111,7 @@ function pdftotext(corpus: string): { ms: number; pages: number } {
 async function ensureRelease(o: BenchOptions, scale: number, corpus: string): Promise<{ dir: string; build: BuildRecord; reused: boolean }> {
   const lake = o.smoke ? join(o.work, 'smoke', 'lake') : join(o.work, `lake-scale-${scale}`);
   const recordFile = join(lake, 'bench-build.json');
-  const key = buildKey(corpus);
+  const key = buildInputKey(corpus);
   if (!o.rebuild && !o.smoke && existsSync(recordFile)) {
     const rec = JSON.parse(readFileSync(recordFile, 'utf8')) as BuildRecord;
     const dir = join(lake, 'releases', rec.releaseId);

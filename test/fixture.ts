@@ -1,14 +1,14 @@
 // The one shared fixture every test reuses: a release built from ../shared/corpus (rebuilt only when the corpus or
 // the pipeline code changes) and a real server on a loopback port over it.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { buildRelease } from '../pipelines/build.ts';
+import { buildInputKey } from '../pipelines/input-key.ts';
 import { pointCurrent } from '../pipelines/publish/release.ts';
 import type { Config } from '../src/config.ts';
 import { checkResponse } from '../src/schemas.ts';
@@ -18,25 +18,9 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
 export const FIXTURE_LAKE = join(ROOT, '.cache', 'test-lake');
 
-function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) hashTree(hash, path);
-    else if (/\.(ts|tsv|json)$/.test(name)) hash.update(path).update(readFileSync(path));
-  }
-}
-
-/** Input hash: the corpus manifest plus the code that shapes a release. */
-function inputKey(corpus: string): string {
-  const hash = createHash('sha256');
-  hash.update(readFileSync(join(corpus, 'MANIFEST.tsv')));
-  for (const dir of ['pipelines', 'core']) hashTree(hash, join(ROOT, dir));
-  return hash.digest('hex').slice(0, 16);
-}
-
 /** Builds (or reuses) the fixture release and returns its id; `lake/current` of the fixture lake names it. */
 export async function fixtureRelease(): Promise<string> {
-  const key = join(FIXTURE_LAKE, `key-${inputKey(CORPUS)}`);
+  const key = join(FIXTURE_LAKE, `key-${buildInputKey(CORPUS)}`);
   if (existsSync(key)) {
     const id = (await readFile(key, 'utf8')).trim();
     if (existsSync(join(FIXTURE_LAKE, 'releases', id, 'manifest.json'))) {
