@@ -46,7 +46,8 @@ export function servesOn(s: Supervisor, date: string, slackMonths = 0): boolean 
 export const termText = (s: Supervisor): string => `${s.termFrom}–${s.termTo ?? 'present'}`;
 
 /** `Eric Mar (District 1, 2009-01–2017-01)`. */
-export const describeSupervisor = (s: Supervisor): string => `${s.fullName} (${s.district ? `District ${s.district}, ` : ''}${termText(s)})`;
+export const describeSupervisor = (s: Supervisor): string =>
+  `${s.fullName} (${s.district ? `District ${s.district}, ` : ''}${termText(s)})`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Names
@@ -69,7 +70,15 @@ export function nameKey(s: string): string {
   let k = nameKeys.get(s);
   if (k === undefined) {
     if (nameKeys.size >= 10000) nameKeys.clear();
-    nameKeys.set(s, (k = s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()));
+    nameKeys.set(
+      s,
+      (k = s
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/\s+/g, ' ')
+        .trim()),
+    );
   }
   return k;
 }
@@ -79,29 +88,55 @@ export function nameKey(s: string): string {
  * but letters, spaces, apostrophes and hyphens a space.
  */
 export const typedNameKey = (name: string): string =>
-  normalize(name).replace(TYPED_TITLE, '').replace(/[^\p{L}\s'-]/gu, ' ').replace(/\s+/g, ' ').trim();
+  normalize(name)
+    .replace(TYPED_TITLE, '')
+    .replace(/[^\p{L}\s'-]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * Lower case without accents, one character for one, so that offsets into the folded text are offsets into the
  * original (a question's names are found in its folded text).
  */
 export const foldChars = (s: string): string =>
-  [...s].map((c) => { const d = c.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase(); return d.length === c.length ? d : c.toLowerCase(); }).join('');
+  [...s]
+    .map((c) => {
+      const d = c
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase();
+      return d.length === c.length ? d : c.toLowerCase();
+    })
+    .join('');
 
 /**
  * Who a typed voter name (a surname, full name, variant or id) is, among those serving in from..to: `one`; `ambiguous`
  * (several serve); `not-serving` (the name matches, nobody by it served then); `unknown`, with the three closest
  * recorded names (by edit distance of surname or full name).
  */
-export function matchVoter(roster: RosterEntry[], name: string, from: number, to: number): { status: 'one' | 'ambiguous' | 'not-serving' | 'unknown'; candidates: RosterEntry[] } {
+export function matchVoter(
+  roster: RosterEntry[],
+  name: string,
+  from: number,
+  to: number,
+): { status: 'one' | 'ambiguous' | 'not-serving' | 'unknown'; candidates: RosterEntry[] } {
   const wanted = typedNameKey(name);
-  const named = roster.filter((s) => s.id === name.trim() || [s.fullName, s.surname, s.id.replace(/-/g, ' '), ...(s.nameVariants ?? [])].some((n) => typedNameKey(n) === wanted));
+  const named = roster.filter(
+    (s) =>
+      s.id === name.trim() ||
+      [s.fullName, s.surname, s.id.replace(/-/g, ' '), ...(s.nameVariants ?? [])].some(
+        (n) => typedNameKey(n) === wanted,
+      ),
+  );
   const serving = named.filter((s) => servesIn(s, from, to));
   if (serving.length === 1) return { status: 'one', candidates: serving };
   if (serving.length > 1) return { status: 'ambiguous', candidates: serving };
   if (named.length > 0) return { status: 'not-serving', candidates: named };
   const closest = roster
-    .map((s) => ({ s, d: Math.min(distance(wanted, typedNameKey(s.surname)), distance(wanted, typedNameKey(s.fullName))) }))
+    .map((s) => ({
+      s,
+      d: Math.min(distance(wanted, typedNameKey(s.surname)), distance(wanted, typedNameKey(s.fullName))),
+    }))
     .sort((a, b) => a.d - b.d || a.s.fullName.localeCompare(b.s.fullName))
     .slice(0, 3)
     .map((x) => x.s);

@@ -12,7 +12,8 @@ function hashTree(hash: Hash, dir: string): void {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) hashTree(hash, path);
-    else if (/\.(ts|tsv|json)$/.test(name) && !name.endsWith('.tmp.ts')) hash.update(relative(ROOT, path)).update(readFileSync(path));
+    else if (/\.(ts|tsv|json)$/.test(name) && !name.endsWith('.tmp.ts'))
+      hash.update(relative(ROOT, path)).update(readFileSync(path));
   }
 }
 

@@ -32,39 +32,119 @@ export const currentLink = (lake: string): string => join(lake, 'current');
 /** The tables written from document rows: each table's columns (name → DuckDB type, in order). */
 export const COLUMNS = {
   documents: {
-    document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', title: 'VARCHAR', file_name: 'VARCHAR',
-    official_url: 'VARCHAR', archive_url: 'VARCHAR', sha256: 'VARCHAR', bytes: 'BIGINT', pages: 'INTEGER', synthetic: 'BOOLEAN',
+    document_id: 'VARCHAR',
+    meeting_date: 'DATE',
+    year: 'INTEGER',
+    kind: 'VARCHAR',
+    title: 'VARCHAR',
+    file_name: 'VARCHAR',
+    official_url: 'VARCHAR',
+    archive_url: 'VARCHAR',
+    sha256: 'VARCHAR',
+    bytes: 'BIGINT',
+    pages: 'INTEGER',
+    synthetic: 'BOOLEAN',
     extractor: 'VARCHAR',
   },
   pages: {
-    page_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', page: 'INTEGER',
-    title: 'VARCHAR', header: 'VARCHAR', footer: 'VARCHAR', text: 'VARCHAR', quality: 'VARCHAR', indexed: 'BOOLEAN',
+    page_id: 'VARCHAR',
+    document_id: 'VARCHAR',
+    meeting_date: 'DATE',
+    year: 'INTEGER',
+    kind: 'VARCHAR',
+    page: 'INTEGER',
+    title: 'VARCHAR',
+    header: 'VARCHAR',
+    footer: 'VARCHAR',
+    text: 'VARCHAR',
+    quality: 'VARCHAR',
+    indexed: 'BOOLEAN',
     official_url: 'VARCHAR',
   },
   items: {
-    item_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', kind: 'VARCHAR', file_number: 'VARCHAR',
-    title: 'VARCHAR', sponsors: 'VARCHAR[]', long_title: 'VARCHAR', matter: 'VARCHAR', item_type: 'VARCHAR', section: 'VARCHAR',
-    start_page: 'INTEGER', end_page: 'INTEGER', text: 'VARCHAR', enactment_numbers: 'VARCHAR[]', status_lines: 'VARCHAR[]',
-    amounts: 'STRUCT(raw VARCHAR, value BIGINT, currency VARCHAR, qualifier VARCHAR)[]', housing_units: 'INTEGER[]',
-    addresses: 'VARCHAR[]', parties: 'VARCHAR[]', unit_mentions: 'STRUCT(units INTEGER, sentence VARCHAR)[]', official_url: 'VARCHAR',
+    item_id: 'VARCHAR',
+    document_id: 'VARCHAR',
+    meeting_date: 'DATE',
+    year: 'INTEGER',
+    kind: 'VARCHAR',
+    file_number: 'VARCHAR',
+    title: 'VARCHAR',
+    sponsors: 'VARCHAR[]',
+    long_title: 'VARCHAR',
+    matter: 'VARCHAR',
+    item_type: 'VARCHAR',
+    section: 'VARCHAR',
+    start_page: 'INTEGER',
+    end_page: 'INTEGER',
+    text: 'VARCHAR',
+    enactment_numbers: 'VARCHAR[]',
+    status_lines: 'VARCHAR[]',
+    amounts: 'STRUCT(raw VARCHAR, value BIGINT, currency VARCHAR, qualifier VARCHAR)[]',
+    housing_units: 'INTEGER[]',
+    addresses: 'VARCHAR[]',
+    parties: 'VARCHAR[]',
+    unit_mentions: 'STRUCT(units INTEGER, sentence VARCHAR)[]',
+    official_url: 'VARCHAR',
   },
   roll_calls: {
-    roll_call_id: 'VARCHAR', item_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', file_number: 'VARCHAR',
-    sequence: 'INTEGER', action: 'VARCHAR', action_type: 'VARCHAR', is_final: 'BOOLEAN', page: 'INTEGER', ayes: 'VARCHAR[]',
-    noes: 'VARCHAR[]', absent: 'VARCHAR[]', excused: 'VARCHAR[]', declared_ayes: 'INTEGER', declared_noes: 'INTEGER',
-    declared_absent: 'INTEGER', declared_excused: 'INTEGER', count_mismatch: 'BOOLEAN', shared_vote: 'BOOLEAN', official_url: 'VARCHAR',
+    roll_call_id: 'VARCHAR',
+    item_id: 'VARCHAR',
+    document_id: 'VARCHAR',
+    meeting_date: 'DATE',
+    year: 'INTEGER',
+    file_number: 'VARCHAR',
+    sequence: 'INTEGER',
+    action: 'VARCHAR',
+    action_type: 'VARCHAR',
+    is_final: 'BOOLEAN',
+    page: 'INTEGER',
+    ayes: 'VARCHAR[]',
+    noes: 'VARCHAR[]',
+    absent: 'VARCHAR[]',
+    excused: 'VARCHAR[]',
+    declared_ayes: 'INTEGER',
+    declared_noes: 'INTEGER',
+    declared_absent: 'INTEGER',
+    declared_excused: 'INTEGER',
+    count_mismatch: 'BOOLEAN',
+    shared_vote: 'BOOLEAN',
+    official_url: 'VARCHAR',
   },
   positions: {
-    position_id: 'VARCHAR', roll_call_id: 'VARCHAR', item_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER',
-    file_number: 'VARCHAR', page: 'INTEGER', supervisor_id: 'VARCHAR', name_as_recorded: 'VARCHAR', position: 'VARCHAR',
-    action: 'VARCHAR', action_type: 'VARCHAR', is_final: 'BOOLEAN',
+    position_id: 'VARCHAR',
+    roll_call_id: 'VARCHAR',
+    item_id: 'VARCHAR',
+    document_id: 'VARCHAR',
+    meeting_date: 'DATE',
+    year: 'INTEGER',
+    file_number: 'VARCHAR',
+    page: 'INTEGER',
+    supervisor_id: 'VARCHAR',
+    name_as_recorded: 'VARCHAR',
+    position: 'VARCHAR',
+    action: 'VARCHAR',
+    action_type: 'VARCHAR',
+    is_final: 'BOOLEAN',
   },
   comments: {
-    comment_id: 'VARCHAR', document_id: 'VARCHAR', meeting_date: 'DATE', year: 'INTEGER', page: 'INTEGER', speaker: 'VARCHAR',
-    statement: 'VARCHAR', file_number: 'VARCHAR', sequence: 'INTEGER', official_url: 'VARCHAR',
+    comment_id: 'VARCHAR',
+    document_id: 'VARCHAR',
+    meeting_date: 'DATE',
+    year: 'INTEGER',
+    page: 'INTEGER',
+    speaker: 'VARCHAR',
+    statement: 'VARCHAR',
+    file_number: 'VARCHAR',
+    sequence: 'INTEGER',
+    official_url: 'VARCHAR',
   },
   supervisors: {
-    supervisor_id: 'VARCHAR', surname: 'VARCHAR', full_name: 'VARCHAR', district: 'INTEGER', term_from: 'VARCHAR', term_to: 'VARCHAR',
+    supervisor_id: 'VARCHAR',
+    surname: 'VARCHAR',
+    full_name: 'VARCHAR',
+    district: 'INTEGER',
+    term_from: 'VARCHAR',
+    term_to: 'VARCHAR',
     name_variants: 'VARCHAR[]',
   },
   problems: { document_id: 'VARCHAR', page: 'INTEGER', kind: 'VARCHAR', detail: 'VARCHAR' },
@@ -74,7 +154,13 @@ export type Table = keyof typeof COLUMNS;
 
 /** The change log (`changes.parquet`): one row per entity change, by global sequence. */
 export const CHANGE_COLUMNS = {
-  sequence: 'BIGINT', entity: 'VARCHAR', record_id: 'VARCHAR', operation: 'VARCHAR', release: 'VARCHAR', time: 'TIMESTAMP', record_hash: 'VARCHAR',
+  sequence: 'BIGINT',
+  entity: 'VARCHAR',
+  record_id: 'VARCHAR',
+  operation: 'VARCHAR',
+  release: 'VARCHAR',
+  time: 'TIMESTAMP',
+  record_hash: 'VARCHAR',
 } as const;
 
 /** The snapshot entities (API name, lake table, key column), in the order a release's new changes are numbered. */
@@ -111,17 +197,37 @@ export const textStoreFile = (c: Collection): string => `${c}_text.bin`;
 // ---------------------------------------------------------------------------------------------------------------
 // The manifest
 
-export interface ManifestFile { path: string; sha256: string; bytes: number; rows: number }
+export interface ManifestFile {
+  path: string;
+  sha256: string;
+  bytes: number;
+  rows: number;
+}
 
-export interface TableFiles { files: ManifestFile[]; rows: number }
+export interface TableFiles {
+  files: ManifestFile[];
+  rows: number;
+}
 
 /** A source PDF the release was built from. */
 export interface ManifestInput {
-  file: string; documentId: string; meetingDate: string; kind: string; sha256: string; bytes: number; officialUrl: string; synthetic: boolean;
+  file: string;
+  documentId: string;
+  meetingDate: string;
+  kind: string;
+  sha256: string;
+  bytes: number;
+  officialUrl: string;
+  synthetic: boolean;
 }
 
 /** Changes this release added to the change log, and the prior ones it carried forward. */
-export interface ChangeCounts { insert: number; update: number; delete: number; carried: number }
+export interface ChangeCounts {
+  insert: number;
+  update: number;
+  delete: number;
+  carried: number;
+}
 
 /** The page embeddings of a release (`page_embeddings`, and `embedding_terms` for the built-in model). */
 export interface EmbeddingsEntry {
@@ -176,7 +282,9 @@ export async function sha256Of(path: string): Promise<string> {
 export function tablesOf(files: ManifestFile[]): Record<string, TableFiles> {
   const tables: Record<string, TableFiles> = {};
   for (const f of files) {
-    const table = (f.path.startsWith('index/') ? f.path.slice(6) : f.path).split('/')[0].replace(/\.(parquet|bin)$/, '');
+    const table = (f.path.startsWith('index/') ? f.path.slice(6) : f.path)
+      .split('/')[0]
+      .replace(/\.(parquet|bin)$/, '');
     (tables[table] ??= { files: [], rows: 0 }).files.push(f);
     tables[table].rows += f.rows;
   }

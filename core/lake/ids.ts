@@ -16,7 +16,8 @@ export function parsePageId(id: string): { documentId: string; page: number } | 
 }
 
 /** A legislative-item block: `<documentId>-<fileNumber>`, with `-2`, `-3` … for later blocks of the file in one document. */
-export const itemId = (documentId: string, fileNumber: string, block: number): string => `${documentId}-${fileNumber}${block > 1 ? `-${block}` : ''}`;
+export const itemId = (documentId: string, fileNumber: string, block: number): string =>
+  `${documentId}-${fileNumber}${block > 1 ? `-${block}` : ''}`;
 
 /** The `n`th roll call (from 1) of an item: `<itemId>-v<n>`. */
 export const rollCallId = (itemId: string, n: number): string => `${itemId}-v${n}`;
@@ -25,11 +26,17 @@ export const rollCallId = (itemId: string, n: number): string => `${itemId}-v${n
 export const positionId = (rollCallId: string, supervisor: string): string => `${rollCallId}-${supervisor}`;
 
 /** A speaker's public comment: `<documentId>-c<NNN>`, the place in the document's comment list, zero-padded to 3. */
-export const commentId = (documentId: string, sequence: number): string => `${documentId}-c${String(sequence).padStart(3, '0')}`;
+export const commentId = (documentId: string, sequence: number): string =>
+  `${documentId}-c${String(sequence).padStart(3, '0')}`;
 
 /** A supervisor (or an unresolved recorded name in a position id): the slug of the name, `eric-mar`. */
 export const supervisorId = (name: string): string =>
-  name.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  name
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** The meeting year an id begins with, or null for an id that does not (a lookup then reads every year). */
 export function yearOfId(id: string): number | null {

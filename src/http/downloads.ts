@@ -20,7 +20,13 @@ export class Downloads {
   start(ctx: Context, path: string): Readable {
     const { downloadMax, downloadIdleMs, downloadSendMs } = this.limits;
     if (this.active >= downloadMax) {
-      throw new HttpError(503, 'Downloads busy', `${downloadMax} release files are being downloaded; retry shortly`, {}, { 'Retry-After': '5' });
+      throw new HttpError(
+        503,
+        'Downloads busy',
+        `${downloadMax} release files are being downloaded; retry shortly`,
+        {},
+        { 'Retry-After': '5' },
+      );
     }
     this.active++;
     const file = createReadStream(path);

@@ -5,7 +5,10 @@ import type { Downloads } from './downloads.ts';
 import type { Urls } from './urls.ts';
 
 /** `POST /api/mcp`: the whole body and the request's deadline (counted from the body's arrival), from the MCP gate. */
-export interface McpRequest { body: Buffer; deadline: AbortSignal }
+export interface McpRequest {
+  body: Buffer;
+  deadline: AbortSignal;
+}
 
 export interface State {
   release: Release;

@@ -7,7 +7,14 @@ import { searchPages } from './pages.ts';
 import { unifiedSearch, type UnifiedParams } from './unified.ts';
 
 export function search(release: Release, links: Links, p: UnifiedParams) {
-  if (p.position && !p.supervisor) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-supervisor', message: 'position requires supervisor (whose recorded position to filter on)' }]);
+  if (p.position && !p.supervisor)
+    throw new InvalidParameter([
+      {
+        parameter: 'position',
+        rule: 'requires-supervisor',
+        message: 'position requires supervisor (whose recorded position to filter on)',
+      },
+    ]);
   const type = p.type ?? (p.supervisor || p.position || p.final ? 'all' : 'pages');
   if (type === 'pages' && !p.supervisor && !p.final) return searchPages(release, links, p);
   return unifiedSearch(release, links, { ...p, type });

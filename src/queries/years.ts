@@ -3,7 +3,10 @@
 export const MIN_YEAR = 2012;
 export const MAX_YEAR = 2026;
 
-export interface YearRange { from: number; to: number }
+export interface YearRange {
+  from: number;
+  to: number;
+}
 
 /** `year` pins both ends; `from`/`to` narrow further (the intersection of all that is given). */
 export function yearRange(p: { year?: number; from?: number; to?: number }): YearRange {

@@ -25,7 +25,10 @@ export const INTERPRETATION_LIMITS = [
 ];
 
 export async function resolveAggregateVoter(release: Release, p: AggregateParams): Promise<Supervisor> {
-  if (p.from > p.to) throw new InvalidParameter([{ parameter: 'from', rule: 'from-after-to', message: `from (${p.from}) must not be after to (${p.to})` }]);
+  if (p.from > p.to)
+    throw new InvalidParameter([
+      { parameter: 'from', rule: 'from-after-to', message: `from (${p.from}) must not be after to (${p.to})` },
+    ]);
   return resolveVoter(release, 'voter', p.voter, p.from, p.to);
 }
 
@@ -37,7 +40,13 @@ export async function resolveAggregateVoter(release: Release, p: AggregateParams
  * roll call. `extra` is a fixed condition over the position row `p` (never user text). Every table is read with its
  * own `year` filter so that hive partitions outside from..to are never opened.
  */
-export function matchedPositions(supervisorId: string, p: AggregateParams, q: Params, perFile: boolean, extra = ''): string {
+export function matchedPositions(
+  supervisorId: string,
+  p: AggregateParams,
+  q: Params,
+  perFile: boolean,
+  extra = '',
+): string {
   const years = `BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
   let where = `p.supervisor_id = ${q.add(supervisorId)} AND p.year ${years}`;
   if (p.position) where += ` AND p.position = ${q.add(p.position)}`;

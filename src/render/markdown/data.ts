@@ -14,7 +14,8 @@ export function changesMarkdown(f: Feed): string {
     `${f.returned} changes${f.since ? ` since ${f.since}` : ''} (schema ${f.schemaVersion}). Next cursor: ${f.nextCursor}${f.hasMore ? ' — more follow: call again with this cursor' : ' — up to date: poll later with this cursor'}.`,
     '',
   ];
-  for (const c of f.changes) out.push(`- #${c.sequence} ${c.operation} ${c.entity} \`${c.id}\` (release ${c.release}, ${c.time}) — ${c.url}`);
+  for (const c of f.changes)
+    out.push(`- #${c.sequence} ${c.operation} ${c.entity} \`${c.id}\` (release ${c.release}, ${c.time}) — ${c.url}`);
   if (f.changes.length === 0) out.push('_No changes after this cursor._');
   return out.join('\n') + '\n';
 }
@@ -28,8 +29,14 @@ export function snapshotManifestMarkdown(m: SnapshotManifest): string {
     '| entity | records | key (order) | JSON / NDJSON pages | Parquet files |',
     '|---|---|---|---|---|',
   ];
-  for (const e of m.entities) out.push(`| ${e.entity} | ${e.records} | ${e.order} | ${e.pinnedUrl} | ${e.parquet.map((f) => `[${f.path}](${f.url})`).join(', ') || '—'} |`);
+  for (const e of m.entities)
+    out.push(
+      `| ${e.entity} | ${e.records} | ${e.order} | ${e.pinnedUrl} | ${e.parquet.map((f) => `[${f.path}](${f.url})`).join(', ') || '—'} |`,
+    );
   out.push('', ...m.entities.map((e) => `- **${e.entity}**: ${e.description}`));
-  out.push('', 'Page a snapshot with `cursor` and `limit` (1–1000) at its URL, `format=ndjson` to stream; the pinned URL keeps the pages stable while newer releases are published. Each record\'s JSON Schema is in `recordSchema`.');
+  out.push(
+    '',
+    "Page a snapshot with `cursor` and `limit` (1–1000) at its URL, `format=ndjson` to stream; the pinned URL keeps the pages stable while newer releases are published. Each record's JSON Schema is in `recordSchema`.",
+  );
   return out.join('\n') + '\n';
 }
