@@ -1,0 +1,41 @@
+// Everything a user can set or call is documented: every configuration variable (src/config.ts, core/config.ts) and
+// every MCP tool in README.md, every column of the lake's tables in its section of lake/README.md.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { CHANGE_COLUMNS, COLUMNS } from '../core/lake/format.ts';
+import { tools } from '../src/mcp/tools.ts';
+import { ROOT } from './fixture.ts';
+
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+const mentions = (text: string, word: string) => new RegExp(`(^|[^\\w])${word}([^\\w]|$)`).test(text);
+
+t.test('every configuration variable is in README.md', async (t) => {
+  const readme = read('README.md');
+  const names = new Set(
+    [
+      ...read('src/config.ts').matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g),
+      ...read('core/config.ts').matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g),
+    ].map((m) => m[1]),
+  );
+  t.ok(names.size >= 20, `${names.size} variables read`);
+  for (const name of names) t.ok(mentions(readme, name), `${name} is documented`);
+});
+
+t.test('every MCP tool is in README.md', async (t) => {
+  const readme = read('README.md');
+  t.equal(tools.length, 9);
+  for (const tool of tools) t.ok(mentions(readme, tool.name), `${tool.name} is documented`);
+});
+
+t.test("every lake column is in its table's section of lake/README.md", async (t) => {
+  const sections = new Map<string, string>();
+  for (const part of read('lake/README.md').split(/^## /m).slice(1)) sections.set(part.split(/\s/)[0], part);
+  const tables: Record<string, Record<string, string>> = { ...COLUMNS, changes: CHANGE_COLUMNS };
+  for (const [table, columns] of Object.entries(tables)) {
+    const section = sections.get(table);
+    t.ok(section, `lake/README.md has a section ## ${table}`);
+    for (const column of Object.keys(columns))
+      t.ok(section && mentions(section, column), `${table}.${column} is documented`);
+  }
+});
