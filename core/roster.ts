@@ -59,26 +59,19 @@ export const TYPED_TITLE = /^(supervisor|sup\.?|president)\s+/;
 /** Titles a question may put before a name (a regular expression source, matched case-insensitively). */
 export const QUESTION_TITLE = String.raw`(?:supervisors?|sup\.?|president|commissioner)\s+`;
 
+/** Without accents and other combining marks (NFKD, which also expands ligatures PDF text carries, such as U+FB03). */
+const withoutMarks = (s: string): string => s.normalize('NFKD').replace(/\p{M}+/gu, '');
+
 /** Name keys of recorded names, bounded: every recorded name of a corpus is matched against the same few hundred. */
 const nameKeys = new Map<string, string>();
 
-/**
- * A recorded name's key: no accents (NFKD, which also expands ligatures PDF text carries, such as U+FB03), lower case,
- * single spaces.
- */
+/** A recorded name's key: without marks, lower case, single spaces. */
 export function nameKey(s: string): string {
   let k = nameKeys.get(s);
   if (k === undefined) {
     if (nameKeys.size >= 10000) nameKeys.clear();
-    nameKeys.set(
-      s,
-      (k = s
-        .normalize('NFKD')
-        .replace(/\p{M}+/gu, '')
-        .toLowerCase()
-        .replace(/\s+/g, ' ')
-        .trim()),
-    );
+    k = withoutMarks(s).toLowerCase().replace(/\s+/g, ' ').trim();
+    nameKeys.set(s, k);
   }
   return k;
 }
@@ -101,10 +94,7 @@ export const typedNameKey = (name: string): string =>
 export const foldChars = (s: string): string =>
   [...s]
     .map((c) => {
-      const d = c
-        .normalize('NFKD')
-        .replace(/\p{M}+/gu, '')
-        .toLowerCase();
+      const d = withoutMarks(c).toLowerCase();
       return d.length === c.length ? d : c.toLowerCase();
     })
     .join('');
