@@ -1,7 +1,9 @@
-// Every record id of the lake, built and parsed here and nowhere else. Ids come from what a record is (meeting date and
+// Every id of the lake, built and parsed here and nowhere else. Record ids come from what a record is (meeting date and
 // kind, page, file number and place, speaker's place), never from row numbers, so links, snapshots and the change feed
-// survive rebuilds; every record id begins with its meeting date (lake/README.md, Ids).
-import type { DocumentKind } from './format.ts';
+// survive rebuilds; every record id begins with its meeting date. A release id is the hash of the release's content.
+import { createHash } from 'node:crypto';
+import { ANALYSIS } from '../text/analysis.ts';
+import { SCHEMA_VERSION, type DocumentKind, type ManifestFile } from './format.ts';
 
 /** A document: meeting date and kind, e.g. `2016-11-01-minutes`. */
 export const documentId = (meetingDate: string, kind: DocumentKind): string => `${meetingDate}-${kind}`;
@@ -44,7 +46,17 @@ export function yearOfId(id: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** A release: the first 16 hex digits of the hash of its content. */
+/**
+ * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
+ * read and queried) and every data file's path and sha256.
+ */
+export function releaseIdOf(files: ManifestFile[]): string {
+  const hash = createHash('sha256').update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n`);
+  for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Whether `id` has the form of a release id. */
 export const isReleaseId = (id: string): boolean => /^[0-9a-f]{16}$/.test(id);
 
 /** The official PDF opened at a page (the `official_url` of pages, items, roll calls and comments). */

@@ -10,7 +10,8 @@ import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
 import { currentLink, MANIFEST_FILE, readManifest, releaseDir, sha256Of, tablesOf, type EmbeddingsEntry, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
-import { publish, releaseIdOf, stagingDir, writeJson } from '../publish/release.ts';
+import { releaseIdOf } from '../../core/lake/ids.ts';
+import { publish, stagingDir, writeJson } from '../publish/release.ts';
 import { embedPages, type EmbedOptions } from './stage.ts';
 
 export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingsEntry; ms: number }

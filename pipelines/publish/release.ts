@@ -1,12 +1,10 @@
 // A release: staged in a temporary directory, named by the hash of its content, renamed into place in one step,
 // then pointed at by `lake/current`. A crash at any point leaves the previous release untouched and in use: every
 // file and directory is on disk (fsync) before the rename makes it visible, and the rename before `current` names it.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { currentLink, releaseDir, releasesDir, SCHEMA_VERSION, type ManifestFile } from '../../core/lake/format.ts';
-import { ANALYSIS } from '../../core/text/analysis.ts';
+import { currentLink, releaseDir, releasesDir } from '../../core/lake/format.ts';
 import { processAlive } from '../lock.ts';
 
 export async function listFiles(dir: string): Promise<string[]> {
@@ -17,16 +15,6 @@ export async function listFiles(dir: string): Promise<string[]> {
     else out.push(path);
   }
   return out.sort();
-}
-
-/**
- * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
- * read and queried) and every data file's path and sha256.
- */
-export function releaseIdOf(files: ManifestFile[]): string {
-  const hash = createHash('sha256').update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n`);
-  for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);
-  return hash.digest('hex').slice(0, 16);
 }
 
 export async function stagingDir(lake: string): Promise<string> {
