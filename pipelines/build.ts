@@ -15,6 +15,7 @@ import { LockHeld, takeLock } from './lock.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
+import { COVERAGE_SQL } from '../core/lake/coverage.ts';
 import { releaseIdOf } from '../core/lake/ids.ts';
 import { currentReleaseId, listFiles, prune, publish, stagingDir, writeJson } from './publish/release.ts';
 import { RowFiles } from './store/row-files.ts';
@@ -105,7 +106,7 @@ const TABLES = Object.keys(COLUMNS) as Table[];
 const KEYED_ROW_GROUP = 2048;
 const KEYED_TABLES = new Set<string>(['pages']);
 /** Tables the legislative files and the change log are built from: loaded into DuckDB; the rest go straight to Parquet. */
-const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'supervisors']);
+const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'comments', 'supervisors']);
 
 /**
  * Builds and publishes a release, one build per lake at a time: the whole build holds `lake/.lock` (a second one waits
@@ -163,6 +164,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     }
     await loadLegislativeFiles(db);
     await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: KEYED_ROW_GROUP });
+    await copyOut(db, COVERAGE_SQL, join(staged, 'coverage'), { orderBy: 'meeting_date' });
     bar?.tick();
     const changes = await writeChanges(db, previous, staged);
     await dropTables(db); // written out: the index stage needs the memory

@@ -4,9 +4,8 @@
 import type { DocumentKind, Position } from '../core/lake/format.ts';
 import type { RosterEntry } from '../core/roster.ts';
 
-export type ActionType =
-  | 'final-passage' | 'first-reading' | 'adoption' | 'approval' | 'amendment' | 'continuance'
-  | 'referral' | 'tabling' | 'rejection' | 'rescission' | 'other';
+import type { ActionType } from '../core/lake/format.ts';
+export type { ActionType };
 
 export type AmountQualifier = 'not-to-exceed' | 'increase' | 'decrease' | 'appropriation' | 'revenue' | 'stated';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { CHANGE_COLUMNS, COLUMNS } from '../core/lake/format.ts';
+import { CHANGE_COLUMNS, COLUMNS, COVERAGE_COLUMNS } from '../core/lake/format.ts';
 import { tools } from '../src/mcp/tools.ts';
 import { ROOT } from './fixture.ts';
 
@@ -31,7 +31,7 @@ t.test('every MCP tool is in README.md', async (t) => {
 t.test("every lake column is in its table's section of lake/README.md", async (t) => {
   const sections = new Map<string, string>();
   for (const part of read('lake/README.md').split(/^## /m).slice(1)) sections.set(part.split(/\s/)[0], part);
-  const tables: Record<string, Record<string, string>> = { ...COLUMNS, changes: CHANGE_COLUMNS };
+  const tables: Record<string, Record<string, string>> = { ...COLUMNS, coverage: COVERAGE_COLUMNS, changes: CHANGE_COLUMNS };
   for (const [table, columns] of Object.entries(tables)) {
     const section = sections.get(table);
     t.ok(section, `lake/README.md has a section ## ${table}`);

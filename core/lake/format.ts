@@ -15,6 +15,18 @@ export type DocumentKind = 'agenda' | 'minutes';
 export type Position = 'aye' | 'no' | 'absent' | 'excused';
 export const POSITIONS: Position[] = ['aye', 'no', 'absent', 'excused'];
 
+/** The spec's classification of the action a roll call voted on (pipelines/enrich/actions.ts holds the rules). */
+export const ACTION_TYPES = [
+  'final-passage', 'first-reading', 'adoption', 'approval', 'amendment', 'continuance', 'referral', 'tabling', 'rejection', 'rescission', 'other',
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+/** PROVISIONAL (merged with the actions branch): the printed result of a roll call. */
+export const RESULTS = [
+  'passed', 'adopted', 'approved', 'carried', 'not-adopted', 'not-approved', 'not-passed', 'failed', 'rejected', 'amended', 'continued', 'referred', 'tabled', 'rescinded', 'filed', 'other',
+] as const;
+export type Result = (typeof RESULTS)[number];
+
 // ---------------------------------------------------------------------------------------------------------------
 // Paths
 
@@ -74,6 +86,7 @@ export const COLUMNS = {
     matter: 'VARCHAR',
     item_type: 'VARCHAR',
     section: 'VARCHAR',
+    sequence: 'INTEGER',
     start_page: 'INTEGER',
     end_page: 'INTEGER',
     text: 'VARCHAR',
@@ -151,6 +164,23 @@ export const COLUMNS = {
 } as const;
 
 export type Table = keyof typeof COLUMNS;
+
+/**
+ * The `coverage` table: one row per meeting date the release holds a document of, and what exists for that meeting.
+ * Derived from the tables above (core/lake/coverage.ts), so that no answer claims more than the lake holds.
+ */
+export const COVERAGE_COLUMNS = {
+  meeting_date: 'DATE',
+  year: 'INTEGER',
+  documents: 'VARCHAR[]',
+  agenda: 'BOOLEAN',
+  minutes: 'BOOLEAN',
+  pages: 'INTEGER',
+  items: 'INTEGER',
+  roll_calls: 'INTEGER',
+  comments: 'INTEGER',
+  synthetic: 'BOOLEAN',
+} as const;
 
 /** The change log (`changes.parquet`): one row per entity change, by global sequence. */
 export const CHANGE_COLUMNS = {

@@ -40,6 +40,9 @@ export const supervisorId = (name: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
+/** What every record id of one meeting begins with: `2016-11-01-` (documents, pages, items, roll calls, comments). */
+export const meetingIdPrefix = (meetingDate: string): string => `${meetingDate}-`;
+
 /** The meeting year an id begins with, or null for an id that does not (a lookup then reads every year). */
 export function yearOfId(id: string): number | null {
   const m = /^(\d{4})-/.exec(id);

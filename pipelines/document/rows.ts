@@ -67,8 +67,8 @@ export function documentRows(s: SourceDocument, pages: PageText[], roster: Super
 
   const result = parseDocument(s, pages.filter((p) => p.quality !== 'garbage'), roster);
   for (const p of result.problems) problem(p);
-  for (const i of result.items) {
-    write('items', itemRow(i, s.officialUrl));
+  for (const [n, i] of result.items.entries()) {
+    write('items', itemRow(i, s.officialUrl, n + 1));
     indexes.item.push(analyse({ doc_id: i.id, year: i.year, kind: i.kind, text: i.text }));
   }
   for (const r of result.rollCalls) write('roll_calls', rollCallRow(r, s.officialUrl));

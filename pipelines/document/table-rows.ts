@@ -2,8 +2,8 @@
 import { officialPageUrl } from '../../core/lake/ids.ts';
 import type { CommentRecord, ItemRecord, PositionRecord, Problem, RollCallRecord, SupervisorRecord } from '../records.ts';
 
-export const itemRow = (i: ItemRecord, officialUrl: string) => ({
-  item_id: i.id, document_id: i.documentId, meeting_date: i.meetingDate, year: i.year, kind: i.kind, file_number: i.fileNumber,
+export const itemRow = (i: ItemRecord, officialUrl: string, sequence: number) => ({
+  item_id: i.id, sequence, document_id: i.documentId, meeting_date: i.meetingDate, year: i.year, kind: i.kind, file_number: i.fileNumber,
   title: i.title, sponsors: i.sponsors, long_title: i.longTitle, matter: i.matter, item_type: i.itemType, section: i.section,
   start_page: i.startPage, end_page: i.endPage, text: i.text, enactment_numbers: i.enactmentNumbers, status_lines: i.statusLines,
   amounts: i.extracted.amounts, housing_units: i.extracted.housingUnits, addresses: i.extracted.addresses, parties: i.extracted.parties,

@@ -2,7 +2,7 @@
 import { schema, schemas } from '../schemas.ts';
 import { endpoints } from './routes/index.ts';
 
-const componentName = (id: string) => id.replace(/\.json$/, '').split(/[/-]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+export const componentName = (id: string) => id.replace(/\.json$/, '').split(/[/-]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
 /** Rewrites `$ref: "x.json"` to component references and drops `$id`. */
 function toComponent(value: unknown): unknown {

@@ -36,6 +36,15 @@ export class Urls implements Links {
   changes(): string {
     return this.api('/api/changes');
   }
+  meeting(date: string, md = false): string {
+    return `${this.base}/api/meetings/${encodeURIComponent(date)}${md ? '.md' : ''}`;
+  }
+  meetings(q: LinkQuery = {}): string {
+    return this.api('/api/meetings', q);
+  }
+  coverage(q: LinkQuery = {}): string {
+    return this.api('/api/coverage', q);
+  }
   snapshot(entity: string, q: LinkQuery = {}): string {
     return this.api(`/api/snapshots/${entity}`, q);
   }

@@ -13,6 +13,7 @@ import { limitsOf, type Config } from '../config.ts';
 import type { Mount, RawRoute } from '../http/endpoints.ts';
 import type { State } from '../http/state.ts';
 import { ownBase } from '../http/urls.ts';
+import { ToolLinks } from './links.ts';
 import { BodyRefused, readBody, whenDone } from '../http/wire.ts';
 import { createMcpServer } from './server.ts';
 
@@ -88,7 +89,7 @@ async function handle(ctx: Context): Promise<void> {
   const { release, urls, mcp: request } = ctx.state as State;
   const gone = new AbortController();
   const deadline = request ? AbortSignal.any([request.deadline, gone.signal]) : gone.signal; // only POSTs reach a tool
-  const mcp = createMcpHandler(() => createMcpServer({ release, urls, log, deadline }), { maxRequestBodySize: MAX_BODY_BYTES });
+  const mcp = createMcpHandler(() => createMcpServer({ release, urls: new ToolLinks(urls.base), log, deadline }), { maxRequestBodySize: MAX_BODY_BYTES });
   // A client that leaves tears the exchange down (the SDK listens to the request's signal).
   whenDone(ctx.res, () => {
     gone.abort();

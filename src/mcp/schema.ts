@@ -1,5 +1,7 @@
 // Tool schemas straight from schemas/: the input schema a tool advertises is the REST endpoint's parameter schema,
-// and its output schema is the REST response schema (refs inlined), so MCP and REST cannot drift apart.
+// and its output is checked against the REST response schema, so MCP and REST cannot drift apart. The output schema a
+// tool advertises is that response's first level only (the whole of tools/list stays small enough for an agent to
+// read); the full shape is in the OpenAPI document.
 //
 // Inputs are checked inside the tool by readParams with the very schema the REST endpoint uses, so a bad argument
 // gets the REST message as an `isError` result; the SDK-side check therefore passes arguments through unchanged.
@@ -18,11 +20,20 @@ export function inline(node: unknown): any {
   return Object.fromEntries(Object.entries(o).filter(([k]) => k !== '$id').map(([k, v]) => [k, inline(v)]));
 }
 
-/** A REST parameter schema as a tool input schema, without `format` (tools answer in both JSON and Markdown). */
+/**
+ * A REST parameter schema as a tool input schema, without `format` (tools answer in both JSON and Markdown), and
+ * without what only makes the list longer: examples and patterns (the OpenAPI document has them; the tool checks its
+ * arguments against the full REST schema either way).
+ */
 export function paramsSchema(id: string, omit: string[] = []): JsonSchema {
   const { title, ...s } = inline(schema(id));
-  const properties = Object.fromEntries(Object.entries(s.properties as JsonSchema).filter(([k]) => k !== 'format' && !omit.includes(k)));
-  return { ...s, properties };
+  const properties = Object.fromEntries(
+    Object.entries(s.properties as Record<string, JsonSchema>)
+      .filter(([k]) => k !== 'format' && !omit.includes(k))
+      .map(([k, { examples, pattern, ...v }]) => [k, v]),
+  );
+  const { additionalProperties, ...rest } = s;
+  return { ...rest, properties };
 }
 
 /** Input: advertises `json`, lets every value through (the tool validates with readParams for the REST message). */
@@ -37,23 +48,19 @@ export function passThrough(json: JsonSchema): StandardSchemaWithJSON<Record<str
   };
 }
 
-/** Every tool result also carries the release it was read from and what the token budget cut. */
+/**
+ * Every tool result also carries the release it was read from and what the ~20k-token result budget cut (each cut
+ * text or list: path, kept, of, and where to fetch the rest; the server's instructions say so once).
+ */
 const envelope = {
-  release: { type: 'string', description: 'The data release this result was read from (also the X-Release-Id header).' },
-  trimmed: {
-    type: 'array',
-    description: 'What the ~20k-token result budget cut: texts (kept/of characters) and lists (kept/of entries), with where to get the rest.',
-    items: {
-      type: 'object',
-      required: ['path', 'kept', 'of', 'fetch'],
-      properties: { path: { type: 'string' }, kept: { type: 'integer' }, of: { type: 'integer' }, fetch: { type: 'string' } },
-    },
-  },
+  release: { type: 'string' },
+  trimmed: { type: 'array' },
 };
 
 /** Output: a JSON Schema plus a check; the check returns ajv-style errors (empty when valid). */
 export function output(json: JsonSchema, check: (body: any) => { instancePath?: string; message?: string }[]): StandardSchemaWithJSON<Record<string, unknown>> {
-  const advertised = { ...json, required: [...((json.required as string[]) ?? []), 'release', 'trimmed'], properties: { ...(json.properties as JsonSchema), ...envelope } };
+  const required = [...new Set([...((json.required as string[]) ?? []), 'release', 'trimmed'])];
+  const advertised = { ...json, required, properties: { ...(json.properties as JsonSchema), ...envelope } };
   return {
     '~standard': {
       version: 1,
@@ -69,9 +76,20 @@ export function output(json: JsonSchema, check: (body: any) => { instancePath?: 
   };
 }
 
+/** A field as the first level of a lean schema shows it: its type, or its values. */
+function shallow(field: Record<string, any>): JsonSchema {
+  const type = field.type ?? (field.enum || field.anyOf || field.oneOf ? undefined : 'object');
+  return { ...(type ? { type } : {}), ...(field.enum ? { enum: field.enum } : {}) };
+}
+
 /** Output schema of a REST response schema in schemas/; the envelope fields are checked apart from the REST body. */
 export function responseOutput(id: string) {
-  const { title, description, ...json } = inline(schema(id));
+  const json = inline(schema(id));
+  const lean = {
+    type: 'object',
+    required: json.required,
+    properties: Object.fromEntries(Object.entries((json.properties ?? {}) as Record<string, any>).map(([k, v]) => [k, shallow(v)])),
+  };
   const declared = (k: string) => k in ((json.properties as object) ?? {}) || json.additionalProperties !== false;
-  return output(json, ({ trimmed, release, ...body }) => checkResponse(id, declared('release') ? { ...body, release } : body));
+  return output(lean, ({ trimmed, release, ...body }) => checkResponse(id, declared('release') ? { ...body, release } : body));
 }

@@ -4,10 +4,11 @@ import { oneAtATime, register, type Deps } from './tool.ts';
 import { tools } from './tools.ts';
 
 const INSTRUCTIONS = [
-  'Read-only records of the San Francisco Board of Supervisors (agendas, minutes, legislative files, roll calls, public-comment summaries), 2012–2026.',
-  'Start with ask for an open question, search_items for legislation and votes, search_pages for any mention, search_public_comments for speakers; open a hit with get_record (by id or URL); count a supervisor\'s recorded positions with vote_aggregate and housing_aggregate; follow new data with read_changes and snapshot_manifest.',
+  'Read-only records of the San Francisco Board of Supervisors (agendas, minutes, legislative files, roll calls, public-comment summaries), 2012–2026, as far as the lake holds them.',
+  'The lake holds some meetings of that span, and minutes (votes, public comment) of fewer: every counting answer states its `coverage`, and the coverage tool gives the whole picture; never read a zero count as "never happened" beyond it.',
+  'Start with ask for an open question, search_items for legislation and votes, search_pages for any mention, search_public_comments for speakers, get_meeting for one meeting (list_meetings for the dates); open any record URL with get_record; count a supervisor\'s recorded positions with vote_aggregate and housing_aggregate; follow new data with list_releases, read_changes and snapshot_manifest.',
   'Cite officialUrl (the City PDF). A recorded position is not a stance on the underlying matter: read the action text.',
-  'Each result is kept within about 20k tokens; `trimmed` says what was cut and how to get the rest.',
+  'Each result is kept within about 20k tokens; `trimmed` lists what was cut (path, kept, of) and how to fetch the rest. Output schemas show the first level; the OpenAPI document at /api/openapi.json has every field.',
 ].join(' ');
 
 export function createMcpServer(deps: Deps): McpServer {

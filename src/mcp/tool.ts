@@ -78,7 +78,7 @@ export function register(server: McpServer, tool: Tool, deps: Deps, turn: Return
       description: tool.description,
       inputSchema: passThrough(tool.input),
       outputSchema: tool.output,
-      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
     (args: Record<string, unknown>) => turn(async () => {
       if (deps.deadline.aborted) return errorResult('the request\'s time limit passed before this call started; send it again in a request of its own');

@@ -7,6 +7,7 @@ import { changesMarkdown, snapshotManifestMarkdown } from '../render/markdown/da
 import { paramsSchema, responseOutput } from './schema.ts';
 import type { Tool } from './tool.ts';
 import { getRecord } from './tools/get-record.ts';
+import { getMeetingTool } from './tools/get-meeting.ts';
 
 interface ToolRow {
   /** The endpoint's path in the table. */
@@ -28,10 +29,8 @@ const ROWS: ToolRow[] = [
     name: 'ask',
     title: 'Ask a question (evidence bundle)',
     description: [
-      'Answer evidence for a whole natural-language question about the San Francisco Board of Supervisors (2012–2026); the same as GET /api/query.',
-      'It infers a supervisor, years, a recorded position, final-action and housing/comment intent from the question (see `interpretation`), then searches legislative items with roll calls, PDF pages and public comments at once and returns them with guidance.',
-      'Use it first when the question is open-ended; then narrow with search_items, vote_aggregate or housing_aggregate, and open hits with get_record.',
-      'It returns evidence, not an answer: cite officialUrl. A recorded position is not a stance on the underlying matter: an aye on a motion to disapprove opposes the project, an aye on a motion to table the disapproval supports it; read the action text.',
+      'Evidence for a whole natural-language question (GET /api/query): infers supervisor, years, position, final-action and housing/comment intent (`interpretation`), searches items with roll calls, pages and comments at once, and says how to read them (`guidance`, coverage first).',
+      'Use it first for an open question, then narrow with the other tools. Evidence, not an answer: cite officialUrl. A recorded position is not a stance on the underlying matter (an aye to disapprove opposes the project); read the action text.',
     ].join(' '),
     more: 'ask a narrower question, or use search_items / search_pages / search_public_comments with a lower limit',
   },
@@ -40,11 +39,8 @@ const ROWS: ToolRow[] = [
     name: 'search_pages',
     title: 'Search agenda and minutes pages',
     description: [
-      'Full-text (BM25) search over the PDF pages of San Francisco Board of Supervisors agendas and minutes, 2012–2026; the same as GET /api/search.',
-      'Use it to find where something is mentioned (a file number such as 160965 ranks the pages holding it first; a quoted "phrase" must match as a phrase), then read a page with get_record.',
-      'For legislation with its roll calls prefer search_items; for what speakers said, search_public_comments; for a whole question, ask.',
-      'With type/supervisor/position/final it returns the unified list (files first, then votes, comments, pages).',
-      'A recorded position is not a stance on the underlying matter: an aye on a motion to disapprove opposes the project; read the action text.',
+      'BM25 search over agenda and minutes pages (GET /api/search): a file number ranks the pages printing it first; a quoted "phrase" matches its exact words.',
+      'With type, supervisor, position, final, actionType or result it returns the unified list (files, votes, comments, pages). Prefer search_items for legislation, search_public_comments for speakers. A recorded position is not a stance on the underlying matter.',
     ].join(' '),
     more: 'lower `limit`, or narrow with year/from/to/kind; pages have no offset, so refine the words',
   },
@@ -53,11 +49,9 @@ const ROWS: ToolRow[] = [
     name: 'search_items',
     title: 'Search legislative items and their roll calls',
     description: [
-      'Search complete legislative-item blocks (files) taken from Board minutes and agendas, each with its recorded roll calls (ayes, noes, absent, excused) and the action text immediately before each vote; the same as GET /api/items.',
-      'Use it for "what happened to file N", "how did supervisor X vote on Y" (voter, position, final), or to collapse repeated readings (groupBy=file) or companion records (groupBy=matter).',
-      'An ambiguous or unknown voter comes back as an error listing the candidates.',
-      "A recorded position is not a stance on the underlying matter: an aye on a motion to disapprove opposes the project, an aye on a motion to table the disapproval supports it. Read each roll call's action; no stance is inferred.",
-      'Fetch one record in full (block text, roll calls, comments in its hearing) with get_record.',
+      'Legislative-item blocks with their roll calls (ayes, noes, absent, excused), the action before each vote and its printed result (GET /api/items).',
+      'For "what happened to file N", "how did X vote on Y" (voter, position, final), outcomes (actionType, result such as not-adopted) and one meeting (date); groupBy=file collapses readings. An unknown or ambiguous voter is an error listing candidates.',
+      'A recorded position is not a stance on the underlying matter: read each roll call\'s action.',
     ].join(' '),
     more: 'lower `limit`, use groupBy=file, or narrow from/to; fetch one record with get_record',
   },
@@ -66,8 +60,8 @@ const ROWS: ToolRow[] = [
     name: 'search_public_comments',
     title: 'Search public-comment summaries',
     description: [
-      "Search speaker-level public-comment summaries parsed from Board minutes (speaker name as recorded, the Clerk's one-line summary, page, official PDF link); the same as GET /api/comments.",
-      "Use it for who spoke about a topic or what a named speaker said (speaker filter). These are the Clerk's summaries, not verbatim transcripts; quote them as summaries.",
+      'Speaker-level public-comment summaries from the minutes (GET /api/comments): speaker as recorded, the Clerk\'s summary, page and PDF link; filter by speaker or meeting date.',
+      'These are the Clerk\'s summaries, not verbatim; every speaker of one meeting in order is in get_meeting.',
     ].join(' '),
     more: 'lower `limit`, add `speaker`, or narrow from/to',
   },
@@ -76,9 +70,8 @@ const ROWS: ToolRow[] = [
     name: 'vote_aggregate',
     title: "Count a supervisor's recorded positions",
     description: [
-      "Deterministic counts of one supervisor's recorded positions (aye, no, absent, excused) on roll calls, per legislative file (its most recent matching roll call) or per roll call, with page-addressable evidence for each; the same as GET /api/aggregates/votes.",
-      'Use it for "how often did X vote no", "X\'s final votes in 2017". An ambiguous or unknown voter comes back as an error listing the candidates; give the full name or narrow from/to.',
-      'Counts are of recorded positions only: a recorded position is not a stance on the underlying matter (an aye on a motion to disapprove opposes the project; an aye to table the disapproval supports it). Read each action and the stated interpretation limits; no stance is inferred.',
+      'Counts of one supervisor\'s recorded positions (aye, no, absent, excused) per file or per roll call, with page evidence (GET /api/aggregates/votes), for "how often did X vote no".',
+      'Counts cover only the meetings with recorded votes: read `coverage` before concluding anything about a span. A recorded position is not a stance on the underlying matter; read each action.',
     ].join(' '),
     more: 'totals count every match; lower `limit`, narrow from/to or position to see the rest of the evidence',
   },
@@ -87,20 +80,48 @@ const ROWS: ToolRow[] = [
     name: 'housing_aggregate',
     title: "A supervisor's recorded positions on housing files",
     description: [
-      "One supervisor's most recent matching recorded position on each housing-related legislative file, with extracted unit mentions (maximum-unit-mention rule, never summed), addresses, deterministic totals per position, cautions and citations; the same as GET /api/aggregates/housing.",
-      'Use it for "how many housing units did X vote for". Read the stated housing rule, unit rule and cautions before quoting totals.',
-      'A recorded position is not a stance on the underlying matter: an aye on a motion to disapprove opposes the project, an aye on a motion to table the disapproval supports it; read the action text. No stance is inferred.',
+      'One supervisor\'s latest matching position on each housing file, with unit mentions (maximum-unit-mention rule, never summed), addresses, totals, cautions and citations (GET /api/aggregates/housing).',
+      'Read the housing rule, unit rule, cautions and `coverage` before quoting totals. A recorded position is not a stance on the underlying matter.',
     ].join(' '),
     more: 'totals count every matching file; lower `limit`, narrow from/to or position to see the rest',
+  },
+  {
+    endpoint: '/api/meetings',
+    name: 'list_meetings',
+    title: 'List the meetings the lake holds',
+    description: [
+      'The meetings the lake holds in a year or span (GET /api/meetings), each with its documents and counts of pages, items, roll calls and comments: find a date for get_meeting, or which meetings have minutes.',
+      'Minutes carry votes and the Clerk\'s comment summaries; an agenda only lists what was to be taken up.',
+    ].join(' '),
+    more: 'narrow with year, or continue with after = nextAfter',
+  },
+  {
+    endpoint: '/api/coverage',
+    name: 'coverage',
+    title: 'What the lake holds',
+    description: [
+      'What the lake holds (GET /api/coverage): meetings per year, and of those the ones with agendas, minutes, recorded votes and public comment.',
+      'Call it before concluding that something never happened: counts cover only what is held. Comments are the Clerk\'s summaries; a recorded position is not a stance.',
+    ].join(' '),
+    more: 'narrow from/to',
+  },
+  {
+    endpoint: '/api/releases',
+    name: 'list_releases',
+    title: 'List the data releases',
+    description: [
+      'The data releases on this server, newest first (GET /api/releases): when each was built, the release before it, and how many records it inserted, updated and deleted.',
+      'For "what changed in the last release"; read_changes gives the changes record by record. A recorded position (in recorded-positions) is not a stance.',
+    ].join(' '),
+    more: 'every kept release is listed',
   },
   {
     endpoint: '/api/changes',
     name: 'read_changes',
     title: 'Read the change feed',
     description: [
-      'The append-only entity change feed (documents, supervisors, recorded-positions, legislative-files): inserts, updates and deletes between consecutive data releases, in global sequence order; the same as GET /api/changes.',
-      'Use it to sync or to learn what is new since you last looked: start at cursor 0 (or filter by `since`, an RFC 3339 time), then pass nextCursor back as cursor while hasMore is true.',
-      'Each change links to the record as a snapshot row. A recorded position is not a stance on the underlying matter.',
+      'The change feed (GET /api/changes): inserts, updates and deletes of documents, supervisors, recorded-positions and legislative-files between releases, by sequence. Start at cursor 0 (or `since`, RFC 3339) and pass nextCursor back while hasMore; open a change\'s url with get_record.',
+      'A recorded position is not a stance on the underlying matter.',
     ].join(' '),
     more: 'call again with cursor = nextCursor (it points at the last change shown)',
     omit: ['release'],
@@ -117,9 +138,8 @@ const ROWS: ToolRow[] = [
     name: 'snapshot_manifest',
     title: 'List the bulk snapshot feeds',
     description: [
-      'The manifest of versioned bulk snapshots of the current release (documents, supervisors, recorded-positions, legislative-files): record counts, key and order, record JSON Schemas, JSON/NDJSON page URLs (cursor-paginated, pinned to the release) and Parquet files with sha256; the same as GET /api/snapshots.',
-      'Use it before bulk analysis or to learn the data model; fetch the pages over HTTP. Follow new data with read_changes.',
-      'A recorded position (in recorded-positions) is not a stance on the underlying matter: it is a vote on the action named beside it.',
+      'The bulk snapshots of the current release (GET /api/snapshots): record counts, keys, record schemas, JSON/NDJSON page URLs pinned to the release, Parquet files with sha256. For bulk analysis over HTTP; follow new data with read_changes.',
+      'A recorded position (in recorded-positions) is not a stance on the underlying matter.',
     ].join(' '),
     more: 'the manifest at GET /api/snapshots holds every entity',
     omit: ['release'],
@@ -151,4 +171,4 @@ export function toolOf(row: ToolRow): Tool {
 const [ask, searchPages, searchItems, searchComments, ...rest] = ROWS.map(toolOf);
 
 /** Every tool, in the order clients list them. */
-export const tools: Tool[] = [ask, searchPages, searchItems, searchComments, getRecord, ...rest];
+export const tools: Tool[] = [ask, searchPages, searchItems, searchComments, getRecord, getMeetingTool, ...rest];

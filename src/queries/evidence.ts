@@ -10,8 +10,10 @@ import { searchItems } from './items.ts';
 import { searchPages } from './pages.ts';
 import { supervisors } from './supervisors.ts';
 import { INTERPRETATION_LIMITS } from './aggregates/shared.ts';
+import { coverageOf, type SpanCoverage } from './coverage.ts';
 
-const LIMIT = 10;
+/** Results per search: an agent reads a few strong hits better than many loose ones, and can ask each search for more. */
+const LIMIT = 5;
 
 export async function evidenceBundle(release: Release, links: Links, p: { q: string }) {
   const x = interpret(p.q, await supervisors(release));
@@ -20,7 +22,8 @@ export async function evidenceBundle(release: Release, links: Links, p: { q: str
   // With no subject words left, a named voter's surname still finds their roll calls (item text prints the names).
   const words = i.searchQuery || voter?.surname || p.q;
   const years = { from: i.fromYear, to: i.toYear };
-  const [items, votes, pageMatches, publicComments] = await Promise.all([
+  const [coverage, items, votes, pageMatches, publicComments] = await Promise.all([
+    coverageOf(release, years),
     searchItems(release, links, { q: words, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT }),
     voter
       ? searchItems(release, links, { q: words, voter: voter.fullName, position: i.recordedPosition ?? undefined, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT })
@@ -30,18 +33,19 @@ export async function evidenceBundle(release: Release, links: Links, p: { q: str
   ]);
   const votesShown = votes !== null && votes.total > 0;
   return {
+    coverage,
     question: p.q,
     interpretation: i,
-    guidance: guidance(links, x, words, { votes: votes?.total ?? null, votesShown }),
+    guidance: guidance(links, x, words, coverage, { votes: votes?.total ?? null, votesShown }),
     legislativeItems: votesShown ? votes! : items,
     pageMatches,
     publicComments,
   };
 }
 
-function guidance(links: Links, x: Interpreted, words: string, found: { votes: number | null; votesShown: boolean }): string[] {
+function guidance(links: Links, x: Interpreted, words: string, coverage: SpanCoverage, found: { votes: number | null; votesShown: boolean }): string[] {
   const i = x.interpretation;
-  const out: string[] = [];
+  const out: string[] = [coverage.statement];
   const said = (w: string) => `“${w.trim()}”`;
   const inferred = x.inferences.filter((f) => !['voteIntent', 'housingIntent', 'commentIntent'].includes(f.field));
   out.push(
@@ -49,7 +53,7 @@ function guidance(links: Links, x: Interpreted, words: string, found: { votes: n
       ? `Inferred from the question: ${inferred.map((f) => `${f.field === 'fromYear' ? `years ${f.value}` : `${f.field} = ${f.value}`} (from ${said(f.words)})`).join('; ')}.`
       : 'No supervisor, year, recorded position or final-action filter was inferred from the question.',
   );
-  if (i.fromYear === MIN_YEAR && i.toYear === MAX_YEAR) out.push(`No year was named: every year ${MIN_YEAR}–${MAX_YEAR} was searched.`);
+  if (i.fromYear === MIN_YEAR && i.toYear === MAX_YEAR) out.push(`No year was named: all of ${MIN_YEAR}–${MAX_YEAR} was searched, of which the lake holds only what the coverage above says.`);
   if (x.ignoredYears.length) out.push(`Years outside ${MIN_YEAR}–${MAX_YEAR} are not in this service and were ignored: ${x.ignoredYears.join(', ')}.`);
   if (i.searchQuery) out.push(`Searched for ${said(i.searchQuery)} (the question without names, years, position words and question words).`);
   else out.push(`No subject words were left after removing names, years and question words, so the searches used ${said(words)}.`);

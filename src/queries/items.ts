@@ -1,7 +1,7 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
-import type { Position } from '../../core/lake/format.ts';
-import { yearOfId } from '../../core/lake/ids.ts';
+import type { ActionType, Position, Result } from '../../core/lake/format.ts';
+import { meetingIdPrefix, yearOfId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
 import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
@@ -11,12 +11,23 @@ import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
 import { resolveVoter } from './supervisors.ts';
+import { coverageOf } from './coverage.ts';
+import { yearRange } from './years.ts';
 
-export interface ItemSearchParams {
+/** Filters on an item's roll calls: one roll call must match them all. */
+export interface RollCallFilters {
+  final?: boolean;
+  actionType?: ActionType;
+  result?: Result;
+}
+
+export interface ItemSearchParams extends RollCallFilters {
   q: string;
   voter?: string;
   position?: Position;
   final: boolean;
+  /** One meeting (`YYYY-MM-DD`). */
+  date?: string;
   groupBy: 'none' | 'file' | 'matter';
   from: number;
   to: number;
@@ -48,7 +59,29 @@ const extracted = (r: Row) => ({
   parties: r.parties ?? [],
 });
 
-const rollCall = ({ itemId, ...r }: Row) => r;
+export const rollCall = ({ itemId, ...r }: Row) => r;
+
+/**
+ * The SQL condition that the item `itemId` (a column) has one roll call matching the filters, with `voter`'s recorded
+ * position (of `position`, when given) on it; '' when nothing is asked.
+ */
+export function rollCallFilter(p: RollCallFilters & { voter?: string; position?: Position }, q: Params, itemId: string): string {
+  if (p.voter && !p.actionType && !p.result) {
+    // Positions carry is_final: no join with roll calls needed.
+    return `EXISTS (SELECT 1 FROM positions v WHERE v.item_id = ${itemId} AND v.supervisor_id = ${q.add(p.voter)}${p.position ? ` AND v.position = ${q.add(p.position)}` : ''}${p.final ? ' AND v.is_final' : ''})`;
+  }
+  const where: string[] = [];
+  if (p.final) where.push('r.is_final');
+  if (p.actionType) where.push(`r.action_type = ${q.add(p.actionType)}`);
+  if (p.result) where.push(`r.result = ${q.add(p.result)}`);
+  if (p.voter) where.push(`v.supervisor_id = ${q.add(p.voter)}`);
+  if (p.position) where.push(`v.position = ${q.add(p.position)}`);
+  if (where.length === 0) return '';
+  const join = p.voter ? ' JOIN positions v ON v.roll_call_id = r.roll_call_id' : '';
+  return `EXISTS (SELECT 1 FROM roll_calls r${join} WHERE r.item_id = ${itemId} AND ${where.join(' AND ')})`;
+}
+
+
 
 /** Item rows with their roll calls: whole records, or `summary` for search results (their text is in the text store). */
 async function itemsById(release: Release, ids: string[], summary = false): Promise<Map<string, Row>> {
@@ -70,13 +103,12 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   if (p.position && !p.voter) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
   const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
   const q = new Params();
-  const m = await bm25(release, q, 'item', p.q, p);
+  const range = yearRange(p, p.date);
+  const m = await bm25(release, q, 'item', p.q, range);
   const conditions: string[] = [];
-  if (voter) {
-    conditions.push(`EXISTS (SELECT 1 FROM positions v WHERE v.item_id = h.doc_id AND v.supervisor_id = ${q.add(voter.id)}${p.position ? ` AND v.position = ${q.add(p.position)}` : ''}${p.final ? ' AND v.is_final' : ''})`);
-  } else if (p.final) {
-    conditions.push('EXISTS (SELECT 1 FROM roll_calls r WHERE r.item_id = h.doc_id AND r.is_final)');
-  }
+  if (p.date) conditions.push(`starts_with(h.doc_id, ${q.add(meetingIdPrefix(p.date))})`);
+  const rolls = rollCallFilter({ ...p, voter: voter?.id }, q, 'h.doc_id');
+  if (rolls) conditions.push(rolls);
   const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
   const limit = q.add(p.limit);
   // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
@@ -92,7 +124,7 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
 
   const ids = ranked.map((r) => String(r.item_id));
-  const [records, texts] = await Promise.all([itemsById(release, ids, true), textsById(release, 'item', ids)]);
+  const [records, texts, coverage] = await Promise.all([itemsById(release, ids, true), textsById(release, 'item', ids), coverageOf(release, range)]);
   const positions = voter ? await voterPositions(release, voter.id, ranked.map((r) => String(r.item_id))) : new Map<string, Row[]>();
   const results = ranked.map((r) => {
     const item = records.get(String(r.item_id))!;
@@ -109,6 +141,7 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
       transcriptUrl: links.item(item.id),
       markdownUrl: links.item(item.id, true),
       officialUrl: item.officialUrl,
+      meetingUrl: links.meeting(item.meetingDate),
       startPage: item.startPage,
       endPage: item.endPage,
       snippet: snippet(texts.get(item.id) ?? '', m.query.terms),
@@ -120,9 +153,13 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
     };
   });
   return {
+    coverage,
     query: p.q,
     interpretedQueries: interpreted(m.query),
-    filters: { voter: voter?.id ?? null, position: p.position ?? null, final: p.final, groupBy: p.groupBy, from: p.from, to: p.to },
+    filters: {
+      voter: voter?.id ?? null, position: p.position ?? null, final: p.final, groupBy: p.groupBy, from: p.from, to: p.to,
+      date: p.date ?? null, actionType: p.actionType ?? null, result: p.result ?? null,
+    },
     total: ranked.length ? Number(ranked[0].total) : 0,
     returned: results.length,
     results,
@@ -156,6 +193,7 @@ export async function getItem(release: Release, links: Links, id: string) {
     comments: comments.map((c) => ({ ...c, transcriptUrl: links.comment(String(c.id)) })),
     transcriptUrl: links.item(id),
     markdownUrl: links.item(id, true),
+    meetingUrl: links.meeting(String(item.meetingDate)),
     release: release.id,
   };
 }

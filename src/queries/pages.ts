@@ -1,6 +1,7 @@
 // Page search (BM25 over the release's page index) and page records.
 import type { DocumentKind } from '../../core/lake/format.ts';
-import { officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
+import { meetingIdPrefix, officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
+import { coverageOf } from './coverage.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
@@ -17,6 +18,8 @@ export interface PageSearchParams {
   from?: number;
   to?: number;
   kind?: DocumentKind;
+  /** One meeting (`YYYY-MM-DD`). */
+  date?: string;
   limit: number;
   mode: 'lexical' | 'hybrid';
 }
@@ -31,29 +34,31 @@ export interface PageHit {
   markdownUrl: string;
   officialUrl: string;
   page: number;
+  meetingUrl: string;
   snippet: string;
   score: number;
 }
 
 /** BM25 top-k over pages, with the total number of matching pages. */
-export async function rankPages(release: Release, p: { q: string; kind?: string; limit: number } & YearRange) {
+export async function rankPages(release: Release, p: { q: string; kind?: string; date?: string; limit: number } & YearRange) {
   const q = new Params();
   const m = await bm25(release, q, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
+  const where = p.date ? `WHERE starts_with(doc_id, ${q.add(meetingIdPrefix(p.date))})` : '';
   const rows = await release.pool.rows(
-    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ${q.add(p.limit)}`, q);
+    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(p.limit)}`, q);
   return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
 }
 
 export async function searchPages(release: Release, links: Links, p: PageSearchParams) {
-  const range = yearRange(p);
-  const lexical = (limit: number) => rankPages(release, { q: p.q, kind: p.kind, limit, ...range });
+  const range = yearRange(p, p.date);
+  const lexical = (limit: number) => rankPages(release, { q: p.q, kind: p.kind, date: p.date, limit, ...range });
   // mode=hybrid: BM25 and vector rankings fused (src/queries/vectors.ts), or BM25 with the reason it fell back.
   const { retrieval, ...ranked } = p.mode === 'hybrid'
     ? await hybridRank(release, { q: p.q, kind: p.kind, limit: p.limit, ...range }, lexical)
     : { ...(await lexical(p.limit)), retrieval: { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null } as Retrieval };
   const ids = ranked.ids.map((r) => r.id);
-  const [docs, texts] = await Promise.all([documentsOf(release), textsById(release, 'page', ids)]);
+  const [docs, texts, coverage] = await Promise.all([documentsOf(release), textsById(release, 'page', ids), coverageOf(release, range)]);
   const results: PageHit[] = ranked.ids.map(({ id, score }) => {
     const { documentId, page } = parsePageId(id)!;
     const doc = docs.get(documentId)!;
@@ -67,14 +72,16 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
       markdownUrl: links.page(id, true),
       officialUrl: officialPageUrl(doc.officialUrl, page),
       page,
+      meetingUrl: links.meeting(doc.meetingDate),
       snippet: snippet(texts.get(id) ?? '', ranked.query.terms),
       score: retrieval.used === 'hybrid' ? score : round(score),
     };
   });
   return {
+    coverage,
     query: p.q,
     interpretedQueries: interpreted(ranked.query),
-    filters: { year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null },
+    filters: { year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null, date: p.date ?? null },
     total: ranked.total,
     returned: results.length,
     source: release.manifest.preview ? ('preview' as const) : ('lake' as const),
@@ -83,10 +90,10 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
   };
 }
 
-interface DocumentMeta { meetingDate: string; year: number; kind: DocumentKind; title: string; officialUrl: string; pages: number }
+export interface DocumentMeta { meetingDate: string; year: number; kind: DocumentKind; title: string; officialUrl: string; pages: number }
 
 /** The release's documents (a few thousand rows), held per release: search results need only these and the page number. */
-function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
+export function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
   return release.memo('documents', async () => {
     const rows = await release.pool.rows(`SELECT document_id AS id, strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind, title, official_url AS "officialUrl", pages::INTEGER AS pages FROM documents`);
     return new Map(rows.map(({ id, ...d }) => [String(id), d as unknown as DocumentMeta]));
@@ -112,5 +119,5 @@ export async function getPage(release: Release, links: Links, id: string) {
   if (rows.length === 0) return null;
   const text = texts.get(id) ?? String((await release.pool.rows(`SELECT text FROM pages ${where}`, q))[0].text);
   const { pages } = docs.get(String(rows[0].documentId))!;
-  return { ...rows[0], pages, text, transcriptUrl: links.page(id), markdownUrl: links.page(id, true), release: release.id };
+  return { ...rows[0], pages, text, transcriptUrl: links.page(id), markdownUrl: links.page(id, true), meetingUrl: links.meeting(String(rows[0].meetingDate)), release: release.id };
 }

@@ -4,7 +4,7 @@ import type { Release } from '../lake/release.ts';
 import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { searchPages } from './pages.ts';
-import { unifiedSearch, type UnifiedParams } from './unified.ts';
+import { unifiedSearch, voteFiltered, type UnifiedParams } from './unified.ts';
 
 export function search(release: Release, links: Links, p: UnifiedParams) {
   if (p.position && !p.supervisor)
@@ -15,7 +15,7 @@ export function search(release: Release, links: Links, p: UnifiedParams) {
         message: 'position requires supervisor (whose recorded position to filter on)',
       },
     ]);
-  const type = p.type ?? (p.supervisor || p.position || p.final ? 'all' : 'pages');
-  if (type === 'pages' && !p.supervisor && !p.final) return searchPages(release, links, p);
+  const type = p.type ?? (voteFiltered(p) ? 'all' : 'pages');
+  if (type === 'pages' && !voteFiltered(p)) return searchPages(release, links, p);
   return unifiedSearch(release, links, { ...p, type });
 }

@@ -3,7 +3,8 @@
 // and pages are merged by their score relative to the best of their kind, files first on ties; a page whose match
 // is a file already listed is left out, so files are not repeated as PDF-page matches. `type=votes` lists every
 // roll call of the matching files on its own.
-import type { Position } from '../../core/lake/format.ts';
+import type { ActionType, Position, Result } from '../../core/lake/format.ts';
+import { coverageOf } from './coverage.ts';
 import { pageId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
@@ -21,6 +22,8 @@ export interface UnifiedParams extends PageSearchParams {
   supervisor?: string;
   position?: Position;
   final: boolean;
+  actionType?: ActionType;
+  result?: Result;
 }
 
 type Row = Record<string, any>;
@@ -28,8 +31,8 @@ type Row = Record<string, any>;
 const latest = (rollCalls: Row[]) => rollCalls[rollCalls.length - 1];
 const compactRollCall = (rc: Row) => ({ sequence: rc.sequence, action: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, ayes: rc.ayes, noes: rc.noes, absent: rc.absent, excused: rc.excused });
 
-/** Votes need a legislative record: with a supervisor, position or final filter, pages and comments are left out. */
-export const voteFiltered = (p: UnifiedParams) => Boolean(p.supervisor || p.position || p.final);
+/** Votes need a legislative record: with a supervisor, position, final, actionType or result filter, pages and comments are left out. */
+export const voteFiltered = (p: UnifiedParams) => Boolean(p.supervisor || p.position || p.final || p.actionType || p.result);
 
 const TYPE_RANK: Record<string, number> = { legislation: 0, vote: 1, comment: 2, page: 3 };
 
@@ -45,17 +48,18 @@ function mergeByRelativeScore(results: Row[]): Row[] {
 }
 
 export async function unifiedSearch(release: Release, links: Links, p: UnifiedParams) {
-  const range = yearRange(p);
+  const range = yearRange(p, p.date);
   const want = (t: ResultType) => p.type === t || p.type === 'all';
   // Resolved here so that a 400 names the parameter the caller used.
   const supervisor = p.supervisor ? await resolveVoter(release, 'supervisor', p.supervisor, range.from, range.to) : null;
   const itemQuery = {
-    q: p.q, voter: supervisor?.id, position: p.position, final: p.final, from: range.from, to: range.to, limit: p.limit,
+    q: p.q, voter: supervisor?.id, position: p.position, final: p.final, actionType: p.actionType, result: p.result, date: p.date,
+    from: range.from, to: range.to, limit: p.limit,
   };
   const [files, votes, comments, pages] = await Promise.all([
     want('legislation') ? searchItems(release, links, { ...itemQuery, groupBy: 'file' }) : null,
     p.type === 'votes' ? searchItems(release, links, { ...itemQuery, groupBy: 'none', limit: Math.min(50, p.limit * 2) }) : null,
-    want('comments') && !voteFiltered(p) ? searchComments(release, links, { q: p.q, from: range.from, to: range.to, limit: p.limit }) : null,
+    want('comments') && !voteFiltered(p) ? searchComments(release, links, { q: p.q, date: p.date, from: range.from, to: range.to, limit: p.limit }) : null,
     want('pages') && !voteFiltered(p) ? searchPages(release, links, { ...p, limit: Math.min(50, p.limit * 2) }) : null,
   ]);
   const voter = supervisor;
@@ -64,11 +68,14 @@ export async function unifiedSearch(release: Release, links: Links, p: UnifiedPa
 
   for (const r of files?.results ?? []) {
     // The voter's latest position that the filters asked for (the one that made the file match).
-    const mine: Row | undefined = ((r.voterPositions ?? []) as Row[]).filter((v) => (!p.position || v.position === p.position) && (!p.final || v.isFinal)).at(-1);
-    const rc = mine ? r.rollCalls.find((x: Row) => x.id === mine.rollCallId) : latest(r.rollCalls);
+    const asked = (rc: Row) => (!p.final || rc.isFinal) && (!p.actionType || rc.actionType === p.actionType) && (!p.result || rc.result === p.result);
+    const mine: Row | undefined = ((r.voterPositions ?? []) as Row[])
+      .filter((v) => (!p.position || v.position === p.position) && asked(r.rollCalls.find((x: Row) => x.id === v.rollCallId) ?? {}))
+      .at(-1);
+    const rc = mine ? r.rollCalls.find((x: Row) => x.id === mine.rollCallId) : (r.rollCalls as Row[]).filter(asked).at(-1) ?? latest(r.rollCalls);
     results.push({
       resultType: 'legislation', id: r.id, meetingDate: r.meetingDate, year: r.year, kind: r.kind, title: `File ${r.fileNumber}: ${r.title}`,
-      transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl, page: r.startPage, fileNumber: r.fileNumber,
+      transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl, meetingUrl: r.meetingUrl, page: r.startPage, fileNumber: r.fileNumber,
       snippet: r.snippet, score: r.score, matter: r.matter, groupCount: r.groupCount,
       ...(rc ? { matchedAction: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, rollCall: compactRollCall(rc) } : {}),
       ...(mine && voter ? { recordedPosition: mine.position, supervisor: voter.fullName } : {}),
@@ -82,10 +89,12 @@ export async function unifiedSearch(release: Release, links: Links, p: UnifiedPa
       if (voter && !mine) continue;
       if (p.position && mine?.position !== p.position) continue;
       if (p.final && !rc.isFinal) continue;
+      if (p.actionType && rc.actionType !== p.actionType) continue;
+      if (p.result && rc.result !== p.result) continue;
       results.push({
         resultType: 'vote', id: rc.id, meetingDate: r.meetingDate, year: r.year, kind: r.kind, title: `Vote on file ${r.fileNumber}: ${r.title}`,
         transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl.replace(/#page=\d+$/, `#page=${rc.page}`),
-        page: rc.page, fileNumber: r.fileNumber, snippet: rc.action, score: r.score, matter: r.matter,
+        page: rc.page, fileNumber: r.fileNumber, meetingUrl: r.meetingUrl, snippet: rc.action, score: r.score, matter: r.matter,
         matchedAction: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, rollCall: compactRollCall(rc),
         ...(mine && voter ? { recordedPosition: mine.position, supervisor: voter.fullName } : {}),
       });
@@ -94,7 +103,7 @@ export async function unifiedSearch(release: Release, links: Links, p: UnifiedPa
   for (const r of (comments?.results ?? []) as Row[]) {
     results.push({
       resultType: 'comment', id: r.id, meetingDate: r.meetingDate, year: r.year, kind: 'minutes', title: `Public comment: ${r.speaker}`,
-      transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl, page: r.page, snippet: r.statement,
+      transcriptUrl: r.transcriptUrl, markdownUrl: r.markdownUrl, officialUrl: r.officialUrl, meetingUrl: r.meetingUrl, page: r.page, snippet: r.statement,
       score: r.score, speaker: r.speaker,
     });
   }
@@ -112,12 +121,13 @@ export async function unifiedSearch(release: Release, links: Links, p: UnifiedPa
   }
   const kept = (p.type === 'all' ? mergeByRelativeScore(results) : results).slice(0, p.limit);
   return {
+    coverage: await coverageOf(release, range),
     query: p.q,
     interpretedQueries: (pages ?? files ?? votes ?? comments)?.interpretedQueries ?? [],
     filters: {
-      type: p.type, year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null,
-      supervisor: voter?.id ?? null, position: p.position ?? null, final: p.final,
-      ...(voteFiltered(p) && (p.type === 'all' || p.type === 'pages' || p.type === 'comments') ? { omitted: 'pages and comments carry no votes, so supervisor, position and final leave them out' } : {}),
+      type: p.type, year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null, date: p.date ?? null,
+      supervisor: voter?.id ?? null, position: p.position ?? null, final: p.final, actionType: p.actionType ?? null, result: p.result ?? null,
+      ...(voteFiltered(p) && (p.type === 'all' || p.type === 'pages' || p.type === 'comments') ? { omitted: 'pages and comments carry no votes, so supervisor, position, final, actionType and result leave them out' } : {}),
     },
     total: (files?.total ?? 0) + (votes ? results.filter((r) => r.resultType === 'vote').length : 0) + (comments?.total ?? 0) + (pages?.total ?? 0),
     returned: kept.length,

@@ -8,10 +8,14 @@ export interface YearRange {
   to: number;
 }
 
-/** `year` pins both ends; `from`/`to` narrow further (the intersection of all that is given). */
-export function yearRange(p: { year?: number; from?: number; to?: number }): YearRange {
+/**
+ * `year` pins both ends; `from`/`to` narrow further, and so does a meeting `date` (`YYYY-MM-DD`): the intersection of
+ * all that is given.
+ */
+export function yearRange(p: { year?: number; from?: number; to?: number }, date?: string): YearRange {
+  const dateYear = date ? Number(date.slice(0, 4)) : undefined;
   return {
-    from: Math.max(p.year ?? MIN_YEAR, p.from ?? MIN_YEAR),
-    to: Math.min(p.year ?? MAX_YEAR, p.to ?? MAX_YEAR),
+    from: Math.max(p.year ?? MIN_YEAR, p.from ?? MIN_YEAR, dateYear ?? MIN_YEAR),
+    to: Math.min(p.year ?? MAX_YEAR, p.to ?? MAX_YEAR, dateYear ?? MAX_YEAR),
   };
 }

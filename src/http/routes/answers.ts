@@ -4,6 +4,7 @@ import { housingAggregate } from '../../queries/aggregates/housing.ts';
 import { votesAggregate } from '../../queries/aggregates/votes.ts';
 import { evidenceMarkdown, housingAggregateMarkdown, votesAggregateMarkdown } from '../../render/markdown/answers.ts';
 import type { Endpoint } from '../endpoints.ts';
+import { withCoverage } from '../../render/markdown/meetings.ts';
 
 export const answerEndpoints: Endpoint[] = [
   {
@@ -12,7 +13,7 @@ export const answerEndpoints: Endpoint[] = [
     tag: 'answers',
     params: 'params/query.json',
     response: 'evidence-bundle.json',
-    markdown: evidenceMarkdown,
+    markdown: withCoverage(evidenceMarkdown),
     query: evidenceBundle,
   },
   {
@@ -21,7 +22,7 @@ export const answerEndpoints: Endpoint[] = [
     tag: 'answers',
     params: 'params/votes.json',
     response: 'votes-aggregate.json',
-    markdown: votesAggregateMarkdown,
+    markdown: withCoverage(votesAggregateMarkdown),
     query: votesAggregate,
   },
   {
@@ -30,7 +31,7 @@ export const answerEndpoints: Endpoint[] = [
     tag: 'answers',
     params: 'params/housing.json',
     response: 'housing-aggregate.json',
-    markdown: housingAggregateMarkdown,
+    markdown: withCoverage(housingAggregateMarkdown),
     query: housingAggregate,
   },
 ];

@@ -3,15 +3,19 @@
 // releases that verified, with their own bounded pool of downloads).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { MANIFEST_FILE } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
-import { checkedManifest, ReleaseRefused } from '../../lake/release.ts';
+import { checkedManifest } from '../../lake/release.ts';
 import { changeFeed } from '../../queries/changes.ts';
 import { qualityReport } from '../../queries/quality.ts';
+import { coverageReport } from '../../queries/coverage.ts';
+import { coverageMarkdown } from '../../render/markdown/meetings.ts';
+import { keptReleases } from '../../queries/releases.ts';
+import { releasesMarkdown } from '../../render/markdown/data.ts';
 import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
 import type { State } from '../state.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
@@ -73,6 +77,16 @@ export const dataEndpoints: Endpoint[] = [
     query: changeFeed,
   },
   {
+    path: '/api/coverage',
+    summary: 'What the lake holds: meetings, and of those the ones with agendas, minutes, recorded votes and public comment, for the span and each year of it',
+    description: 'Every answer that counts or filters carries the coverage of its own span; this is the whole picture. Counts of recorded positions cover only the meetings with recorded votes.',
+    tag: 'data',
+    params: 'params/coverage.json',
+    response: 'coverage-report.json',
+    markdown: coverageMarkdown,
+    query: coverageReport,
+  },
+  {
     path: '/api/quality',
     summary: 'The data-quality report: coverage, provenance, name reconciliation and the problem list, each problem cited by document and page',
     tag: 'data',
@@ -86,26 +100,8 @@ export const dataEndpoints: Endpoint[] = [
     tag: 'data',
     params: 'params/none.json',
     response: 'releases.json',
-    handler: async ({ release, urls }) => {
-      const root = dirname(release.dir);
-      const kept = [];
-      const unreadable = [];
-      for (const id of await readdir(root)) {
-        if (!isReleaseId(id) || !existsSync(join(root, id, MANIFEST_FILE))) continue;
-        try {
-          const m = await checkedManifest(join(root, id));
-          kept.push({
-            release: id, createdAt: m.createdAt, current: id === release.id, previousRelease: m.previousRelease ?? null,
-            manifestUrl: urls.releaseFile(id, MANIFEST_FILE), mtime: (await stat(join(root, id))).mtimeMs,
-          });
-        } catch (e) {
-          if (!(e instanceof ReleaseRefused)) throw e;
-          unreadable.push({ release: id, reason: e.reason });
-        }
-      }
-      kept.sort((a, b) => b.mtime - a.mtime || a.release.localeCompare(b.release));
-      return { current: release.id, releases: kept.map(({ mtime, ...r }) => r), unreadable };
-    },
+    markdown: releasesMarkdown,
+    query: keptReleases,
   },
 ];
 

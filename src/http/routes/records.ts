@@ -6,6 +6,9 @@ import { notFound } from '../errors.ts';
 import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../../render/markdown/records.ts';
 import type { Endpoint } from '../endpoints.ts';
 import { search } from '../../queries/search.ts';
+import { getMeeting, listMeetings, meetingDate, type MeetingParams } from '../../queries/meetings.ts';
+import { meetingMarkdown, meetingsMarkdown, withCoverage } from '../../render/markdown/meetings.ts';
+
 
 export const recordEndpoints: Endpoint[] = [
   {
@@ -14,7 +17,7 @@ export const recordEndpoints: Endpoint[] = [
     tag: 'search',
     params: 'params/search.json',
     response: 'search-response.json',
-    markdown: searchMarkdown,
+    markdown: withCoverage(searchMarkdown),
     query: search,
   },
   {
@@ -32,7 +35,7 @@ export const recordEndpoints: Endpoint[] = [
     tag: 'search',
     params: 'params/items.json',
     response: 'item-search-response.json',
-    markdown: itemsMarkdown,
+    markdown: withCoverage(itemsMarkdown),
     query: searchItems,
   },
   {
@@ -50,7 +53,7 @@ export const recordEndpoints: Endpoint[] = [
     tag: 'search',
     params: 'params/comments.json',
     response: 'comment-search-response.json',
-    markdown: commentsMarkdown,
+    markdown: withCoverage(commentsMarkdown),
     query: searchComments,
   },
   {
@@ -61,5 +64,25 @@ export const recordEndpoints: Endpoint[] = [
     response: 'comment-record.json',
     markdown: commentMarkdown,
     handler: async ({ release, urls, path }) => (await getComment(release, urls, path.id)) ?? Promise.reject(notFound(`no comment '${path.id}' in release ${release.id}`)),
+  },
+  {
+    path: '/api/meetings',
+    summary: 'The meetings the lake holds, by date (year, or from/to), each with its documents and counts of pages, items, roll calls and comments',
+    tag: 'records',
+    params: 'params/meetings.json',
+    response: 'meeting-list.json',
+    markdown: withCoverage(meetingsMarkdown),
+    query: listMeetings,
+  },
+  {
+    path: '/api/meetings/:date',
+    summary: 'One meeting: its documents, its items in agenda order with actions, results and roll calls, and its public commenters in order',
+    description: 'Filter the items with actionType or result (e.g. result=not-adopted). 404 when the lake holds no document of that date: /api/meetings lists those it holds.',
+    tag: 'records',
+    params: 'params/meeting.json',
+    response: 'meeting-record.json',
+    markdown: meetingMarkdown,
+    handler: async ({ release, urls, path, params }) =>
+      (await getMeeting(release, urls, meetingDate(path.date), params as MeetingParams)) ?? Promise.reject(notFound(`the lake holds no meeting of ${path.date} in release ${release.id}; /api/meetings lists the meetings it holds`)),
   },
 ];

@@ -1,5 +1,6 @@
-// get_record: one page, legislative item or public comment with its evidence, by id or by its transcriptUrl or
-// markdownUrl (GET /api/pages/:id, /api/items/:id, /api/comments/:id as one tool).
+// get_record: one record by id or by any record URL the API hands out: a page, legislative item or public comment with
+// its evidence (GET /api/pages/:id, /api/items/:id, /api/comments/:id), a meeting (/api/meetings/:date), or a snapshot
+// record (/api/snapshots/:entity/:id, the change feed's record URLs).
 import { pageId } from '../../../core/lake/ids.ts';
 import { notFound } from '../../http/errors.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
@@ -7,15 +8,20 @@ import { commentMarkdown, itemMarkdown, pageMarkdown } from '../../render/markdo
 import { getComment } from '../../queries/comments.ts';
 import { getItem } from '../../queries/items.ts';
 import { getPage } from '../../queries/pages.ts';
-import { checkResponse, schema } from '../../schemas.ts';
-import { inline, output } from '../schema.ts';
+import { getMeeting, meetingDate } from '../../queries/meetings.ts';
+import { meetingMarkdown } from '../../render/markdown/meetings.ts';
+import { entity, snapshotRecord } from '../../queries/snapshots.ts';
+import type { EntityName } from '../../../core/lake/format.ts';
+import { checkResponse } from '../../schemas.ts';
+import { output } from '../schema.ts';
 import type { Tool } from '../tool.ts';
 
-type Kind = 'page' | 'item' | 'comment';
-interface Params { id: string; kind: Kind | null }
+type Kind = 'page' | 'item' | 'comment' | 'meeting' | 'snapshot';
+interface Params { id: string; kind: Kind | null; entity?: EntityName }
 type Body = { kind: Kind; record: Record<string, any>; page?: Record<string, any> };
 
-const COLLECTIONS: Record<string, Kind> = { pages: 'page', items: 'item', comments: 'comment' };
+const COLLECTIONS: Record<string, Kind> = { pages: 'page', items: 'item', comments: 'comment', meetings: 'meeting' };
+const RECORD_URL = /\/api\/(?:(pages|items|comments|meetings)|snapshots\/([a-z-]+))\/([^/?#]+?)(?:\.md)?(?:[?#].*)?$/;
 
 /** Exactly one of `id` and `url`; a URL must be a record link of this service (any host: links may be proxied). */
 function parse(args: Record<string, unknown>): Params {
@@ -30,28 +36,27 @@ function parse(args: Record<string, unknown>): Params {
     if (v.length < 1 || v.length > max) throw bad(name, v.length < 1 ? 'minLength' : 'maxLength', `${name} must be 1 to ${max} characters (got ${v.length})`);
   }
   if (typeof id === 'string') return { id, kind: null };
-  const m = /\/api\/(pages|items|comments)\/([^/?#]+?)(?:\.md)?(?:[?#].*)?$/.exec(url as string);
-  if (!m) throw bad('url', 'pattern', `url must be a record's transcriptUrl or markdownUrl (…/api/pages/<id>, …/api/items/<id> or …/api/comments/<id>, optionally with .md) (got '${String(url).slice(0, 80)}')`);
-  return { id: decodeURIComponent(m[2]), kind: COLLECTIONS[m[1]] };
+  const m = RECORD_URL.exec(url as string);
+  if (!m || (m[2] && !entity(m[2])))
+    throw bad('url', 'pattern', `url must be a record URL of this service (…/api/items/<id>, …/api/pages/<id>, …/api/comments/<id>, …/api/meetings/<date>, optionally with .md, or a change's …/api/snapshots/<entity>/<key>) (got '${String(url).slice(0, 80)}')`);
+  const key = decodeURIComponent(m[3]);
+  return m[2] ? { id: key, kind: 'snapshot', entity: m[2] as EntityName } : { id: key, kind: COLLECTIONS[m[1]] };
 }
 
-const recordSchemas = { page: 'page-record.json', item: 'item-record.json', comment: 'comment-record.json' } as const;
-const strip = (id: string) => { const { title, description, ...s } = inline(schema(id)); return s; };
+const recordSchemas = { page: 'page-record.json', item: 'item-record.json', comment: 'comment-record.json', meeting: 'meeting-record.json', snapshot: 'snapshot-record.json' } as const;
 
 export const getRecord: Tool<Params, Body> = {
   name: 'get_record',
   title: 'Get a record with its evidence',
   description: [
-    'Fetch one record in full, by `id` or by `url` (a transcriptUrl or markdownUrl from any search result).',
-    'A page gives its text with layout, running header and footer; a legislative item gives its whole block text, sponsors, roll calls with the action before each vote, extracted amounts/units/addresses and the public comment taken in its hearing; a public comment gives the Clerk\'s summary plus the text of the page it is on.',
-    'Every record carries officialUrl, the authoritative City PDF (with #page=N) to cite.',
-    'A recorded position is not a stance on the underlying matter: read the action text of each roll call.',
+    'One record in full, by `id` or by any record URL an answer gives (transcriptUrl, markdownUrl, meetingUrl, a change\'s url): a page\'s text; an item\'s block, roll calls, extracted facts and the comment in its hearing; a comment with its page; a meeting; a snapshot record.',
+    'Cite officialUrl, the City PDF with #page=N. A recorded position is not a stance on the underlying matter: read each roll call\'s action.',
   ].join(' '),
   input: {
     type: 'object',
     additionalProperties: false,
     properties: {
-      id: { type: 'string', minLength: 1, maxLength: 200, description: 'A record id from a search result, e.g. 2016-11-01-minutes-160965 (item), 2016-11-01-minutes-p4 (page), 2016-11-01-minutes-c004 (comment).' },
+      id: { type: 'string', minLength: 1, maxLength: 200, description: 'A record id, e.g. 2016-11-01-minutes-160965 (item), 2016-11-01-minutes-p4 (page), 2016-11-01-minutes-c004 (comment), 2016-11-01 (meeting).' },
       url: { type: 'string', minLength: 1, maxLength: 2000, description: "A result's transcriptUrl or markdownUrl (…/api/items/<id>, …/api/pages/<id>.md, …)." },
     },
   },
@@ -61,9 +66,9 @@ export const getRecord: Tool<Params, Body> = {
       type: 'object',
       required: ['kind', 'record'],
       properties: {
-        kind: { enum: ['page', 'item', 'comment'] },
-        record: { anyOf: [strip('page-record.json'), strip('item-record.json'), strip('comment-record.json')] },
-        page: { ...strip('page-record.json'), description: 'For a comment: the page it is on.' },
+        kind: { enum: ['page', 'item', 'comment', 'meeting', 'snapshot'] },
+        record: { type: 'object' },
+        page: { type: 'object', description: 'For a comment: the page it is on.' },
       },
     },
     (b: Body) => [
@@ -72,9 +77,14 @@ export const getRecord: Tool<Params, Body> = {
     ],
   ),
   async run({ release, urls }, p) {
-    const get = { page: getPage, item: getItem, comment: getComment };
-    const kinds: Kind[] = p.kind ? [p.kind] : ['item', 'page', 'comment'];
-    for (const kind of kinds) {
+    if (p.kind === 'snapshot') {
+      const record = await snapshotRecord(release, entity(p.entity!)!, p.id);
+      if (!record) throw notFound(`no ${p.entity} record '${p.id}' in release ${release.id}`);
+      return { kind: 'snapshot', record };
+    }
+    const get = { page: getPage, item: getItem, comment: getComment, meeting: (r: typeof release, l: typeof urls, id: string) => getMeeting(r, l, meetingDate(id), {}) };
+    const kinds: Kind[] = p.kind ? [p.kind] : /^\d{4}-\d{2}-\d{2}$/.test(p.id) ? ['meeting'] : ['item', 'page', 'comment'];
+    for (const kind of kinds as Exclude<Kind, 'snapshot'>[]) {
       const record: Record<string, any> | null = await get[kind](release, urls, p.id);
       if (!record) continue;
       if (kind !== 'comment') return { kind, record };
@@ -86,6 +96,8 @@ export const getRecord: Tool<Params, Body> = {
   markdown: (b) => {
     if (b.kind === 'page') return pageMarkdown(b.record);
     if (b.kind === 'item') return itemMarkdown(b.record);
+    if (b.kind === 'meeting') return meetingMarkdown(b.record);
+    if (b.kind === 'snapshot') return `# Snapshot record\n\n\`\`\`json\n${JSON.stringify(b.record, null, 2)}\n\`\`\`\n`;
     return commentMarkdown(b.record) + (b.page ? `\n## The page it is on\n\n${pageMarkdown(b.page).replace(/^# /, '### ')}` : '');
   },
   more: 'the record link (transcriptUrl / markdownUrl) holds everything',

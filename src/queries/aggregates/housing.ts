@@ -4,6 +4,7 @@ import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
 import type { Links } from '../links.ts';
 import { Params } from '../sql.ts';
+import { coverageOf } from '../coverage.ts';
 import { INTERPRETATION_LIMITS, matchedPositions, recordJoins, resolveAggregateVoter, type AggregateParams } from './shared.ts';
 
 /** What makes a file housing-related: any of these in a record's title, long title or text (case-insensitive), or a unit mention. */
@@ -103,6 +104,7 @@ export async function housingAggregate(release: Release, links: Links, p: Aggreg
   });
   const counted = perPosition.reduce((a, r) => a + Number(r.files), 0);
   return {
+    coverage: await coverageOf(release, p),
     voter,
     filters: { voter: p.voter, position: p.position ?? null, from: p.from, to: p.to, final: p.final, limit: p.limit },
     housingRule: HOUSING_RULE,

@@ -4,6 +4,7 @@ import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
 import type { Links } from '../links.ts';
 import { Params } from '../sql.ts';
+import { coverageOf } from '../coverage.ts';
 import { INTERPRETATION_LIMITS, matchedPositions, recordJoins, resolveAggregateVoter, type AggregateParams } from './shared.ts';
 
 export interface VotesParams extends AggregateParams { groupBy: 'file' | 'roll-call' }
@@ -44,6 +45,7 @@ export async function votesAggregate(release: Release, links: Links, p: VotesPar
     },
   }));
   return {
+    coverage: await coverageOf(release, p),
     voter,
     filters: { voter: p.voter, position: p.position ?? null, from: p.from, to: p.to, final: p.final, groupBy: p.groupBy, limit: p.limit },
     groupingRule: GROUPING_RULES[p.groupBy],

@@ -1,7 +1,8 @@
-// Markdown of the data products for the MCP tools (read_changes, snapshot_manifest); their REST endpoints answer JSON
-// only.
+// Markdown of the data products: the change feed and the snapshot manifest (for their MCP tools; REST answers them in
+// JSON only), and the kept releases.
 import type { changeFeed } from '../../queries/changes.ts';
 import type { snapshotManifest } from '../../queries/snapshots.ts';
+import type { keptReleases } from '../../queries/releases.ts';
 
 /** The change feed, its changes as plain records (the budget may have shortened the list). */
 export type Feed = Omit<Awaited<ReturnType<typeof changeFeed>>, 'changes'> & { changes: Record<string, any>[] };
@@ -38,5 +39,16 @@ export function snapshotManifestMarkdown(m: SnapshotManifest): string {
     '',
     "Page a snapshot with `cursor` and `limit` (1–1000) at its URL, `format=ndjson` to stream; the pinned URL keeps the pages stable while newer releases are published. Each record's JSON Schema is in `recordSchema`.",
   );
+  return out.join('\n') + '\n';
+}
+
+export function releasesMarkdown(r: Awaited<ReturnType<typeof keptReleases>>): string {
+  const out = [`# Releases kept on this server (current: ${r.current})`, ''];
+  for (const k of r.releases) {
+    const c = k.changes ? `${k.changes.insert} inserts, ${k.changes.update} updates, ${k.changes.delete} deletes` : 'no change log';
+    out.push(`- **${k.release}**${k.current ? ' (current)' : ''}, created ${k.createdAt}: ${c} since ${k.previousRelease ?? 'the start of the history'} · [manifest](${k.manifestUrl})`);
+  }
+  for (const u of r.unreadable ?? []) out.push(`- ${u.release}: not served (${u.reason})`);
+  out.push('', `What changed, record by record: the change feed (${r.changesUrl}), from cursor 0 or a time.`);
   return out.join('\n') + '\n';
 }

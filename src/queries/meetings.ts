@@ -1,0 +1,97 @@
+// Meetings as records: the list of meetings the lake holds (by year), and one meeting with its documents, its items in
+// agenda order with their actions and roll calls, and its public commenters in order.
+import type { MeetingCoverage } from '../../core/lake/coverage.ts';
+import type { Release } from '../lake/release.ts';
+import { meetingsCoverage, spanOf } from './coverage.ts';
+import type { Links } from './links.ts';
+import { documentsOf } from './pages.ts';
+import { ROLL_CALL_COLUMNS, rollCallFilter, rollCall, type RollCallFilters } from './items.ts';
+import { Params } from './sql.ts';
+import { yearRange } from './years.ts';
+import { InvalidParameter } from './errors.ts';
+
+/** A meeting date as given in a path or a tool call: a real calendar date, 2012–2026. */
+export function meetingDate(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  if (!/^(201[2-9]|202[0-6])-\d{2}-\d{2}$/.test(date) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date)
+    throw new InvalidParameter([{ parameter: 'date', rule: 'format', message: `date must be a meeting date YYYY-MM-DD in 2012–2026 (got '${date.slice(0, 40)}')` }]);
+  return date;
+}
+
+export interface MeetingListParams {
+  year?: number;
+  from?: number;
+  to?: number;
+  after?: string;
+  limit: number;
+}
+
+export async function listMeetings(release: Release, links: Links, p: MeetingListParams) {
+  const range = yearRange(p);
+  const all = await meetingsCoverage(release);
+  const inSpan = all.filter((m) => m.year >= range.from && m.year <= range.to);
+  const page = inSpan.filter((m) => !p.after || m.date > p.after).slice(0, p.limit);
+  const docs = await documentsOf(release);
+  const last = page.at(-1);
+  return {
+    filters: { year: p.year ?? null, from: range.from, to: range.to, after: p.after ?? null },
+    coverage: spanOf(all, range.from, range.to),
+    total: inSpan.length,
+    returned: page.length,
+    nextAfter: last && inSpan.at(-1)!.date > last.date ? last.date : null,
+    meetings: page.map((m) => ({
+      ...m,
+      documents: m.documents.map((id) => ({ id, kind: docs.get(id)?.kind, officialUrl: docs.get(id)?.officialUrl })),
+      transcriptUrl: links.meeting(m.date),
+      markdownUrl: links.meeting(m.date, true),
+    })),
+  };
+}
+
+export type MeetingParams = RollCallFilters;
+
+type Row = Record<string, any>;
+
+/** One meeting, or null when the lake holds no document of that date. */
+export async function getMeeting(release: Release, links: Links, date: string, p: MeetingParams) {
+  const meeting: MeetingCoverage | undefined = (await meetingsCoverage(release)).find((m) => m.date === date);
+  if (!meeting) return null;
+  const docs = await documentsOf(release);
+  // The minutes record what happened; without them, the agenda says what was to be taken up.
+  const itemsFrom = meeting.documents.find((id) => docs.get(id)?.kind === 'minutes') ?? meeting.documents[0];
+  const qi = new Params();
+  const filter = rollCallFilter(p, qi, 'i.item_id');
+  const qr = new Params();
+  const qc = new Params();
+  const [items, rollCalls, comments] = await Promise.all([
+    release.pool.rows(`
+      SELECT i.item_id AS id, i.sequence::INTEGER AS sequence, i.file_number AS "fileNumber", i.title, i.item_type AS "itemType",
+             i.section, i.start_page::INTEGER AS "startPage", i.end_page::INTEGER AS "endPage", i.status_lines AS actions,
+             i.official_url AS "officialUrl"
+      FROM items i WHERE i.document_id = ${qi.add(itemsFrom)} AND i.year = ${qi.add(meeting.year)}${filter ? ` AND ${filter}` : ''}
+      ORDER BY i.sequence`, qi),
+    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.document_id = ${qr.add(itemsFrom)} AND r.year = ${qr.add(meeting.year)} ORDER BY r.item_id, r.sequence`, qr),
+    release.pool.rows(`
+      SELECT comment_id AS id, sequence::INTEGER AS sequence, speaker, statement, file_number AS "fileNumber", page::INTEGER AS page,
+             official_url AS "officialUrl"
+      FROM comments WHERE meeting_date = ${qc.add(date)}::DATE AND year = ${qc.add(meeting.year)} ORDER BY document_id, sequence`, qc),
+  ]);
+  const byItem = new Map<string, Row[]>();
+  for (const r of rollCalls) (byItem.get(String(r.itemId)) ?? byItem.set(String(r.itemId), []).get(String(r.itemId))!).push(rollCall(r));
+  const all = await meetingsCoverage(release);
+  return {
+    date,
+    year: meeting.year,
+    documents: meeting.documents.map((id) => ({ id, kind: docs.get(id)!.kind, title: docs.get(id)!.title, pages: docs.get(id)!.pages, officialUrl: docs.get(id)!.officialUrl })),
+    holds: { agenda: meeting.agenda, minutes: meeting.minutes, pages: meeting.pages, items: meeting.items, rollCalls: meeting.rollCalls, comments: meeting.comments, synthetic: meeting.synthetic },
+    coverage: spanOf(all, meeting.year, meeting.year),
+    filters: { actionType: p.actionType ?? null, result: p.result ?? null },
+    itemsFrom,
+    items: items.map((i) => ({ ...i, transcriptUrl: links.item(String(i.id)), rollCalls: byItem.get(String(i.id)) ?? [] })),
+    comments: comments.map((c) => ({ ...c, transcriptUrl: links.comment(String(c.id)) })),
+    transcriptUrl: links.meeting(date),
+    markdownUrl: links.meeting(date, true),
+    release: release.id,
+  };
+}
+

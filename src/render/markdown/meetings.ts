@@ -1,0 +1,67 @@
+// Markdown of what the lake holds: the coverage report, the list of meetings, one meeting with its items and speakers.
+import { oneLine, plain, rollCallLines } from './records.ts';
+
+type AnyRecord = Record<string, any>;
+
+/** The line every counting or filtering answer carries under its heading. */
+export const coverageLine = (c: AnyRecord) => `> **Coverage:** ${c.statement}`;
+
+/** A renderer whose answer states, right under its heading, what the lake holds of the span it covers. */
+export function withCoverage<B extends AnyRecord>(render: (body: B) => string): (body: B) => string {
+  return (body) => {
+    const md = render(body);
+    if (!body.coverage) return md;
+    const [heading, ...rest] = md.split('\n');
+    return [heading, '', coverageLine(body.coverage), ...rest].join('\n');
+  };
+}
+
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+
+export function coverageMarkdown(b: AnyRecord): string {
+  return [
+    `# What the lake holds, ${b.coverage.from}–${b.coverage.to}`,
+    '',
+    coverageLine(b.coverage),
+    '',
+    '| year | meetings | agendas | minutes | with votes | with comments | pages | items | roll calls | comments |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...b.years.map((y: AnyRecord) => `| [${y.year}](${y.meetingsUrl}) | ${y.meetings} | ${y.agendas} | ${y.minutes} | ${y.meetingsWithRollCalls} | ${y.meetingsWithComments} | ${y.pages} | ${y.items} | ${y.rollCalls} | ${y.comments} |`),
+    '',
+    `Release ${b.release}.`,
+  ].join('\n');
+}
+
+export function meetingsMarkdown(b: AnyRecord): string {
+  return [
+    `# Meetings, ${b.filters.from === b.filters.to ? b.filters.from : `${b.filters.from}–${b.filters.to}`}`,
+    '',
+    `${b.returned} of ${b.total} meetings${b.nextAfter ? ` (more: after=${b.nextAfter})` : ''}.`,
+    '',
+    ...b.meetings.map((m: AnyRecord) => `- [${m.date}](${m.markdownUrl}): ${m.documents.map((d: AnyRecord) => `[${d.kind}](${d.officialUrl})`).join(', ')} · ${m.pages} pages, ${m.items} items, ${m.rollCalls} roll calls, ${m.comments} comments${m.synthetic ? ' (synthetic)' : ''}`),
+  ].join('\n');
+}
+
+export function meetingMarkdown(m: AnyRecord): string {
+  const filtered = m.filters.actionType || m.filters.result;
+  const out = [
+    `# Board of Supervisors meeting, ${m.date}`,
+    '',
+    `Documents: ${m.documents.map((d: AnyRecord) => `[${plain(d.title)}](${d.officialUrl}) (${d.pages} pages)`).join('; ')}.`,
+    `Holds: agenda ${yesNo(m.holds.agenda)}, minutes ${yesNo(m.holds.minutes)}; ${m.holds.items} items, ${m.holds.rollCalls} roll calls, ${m.holds.comments} public comments.`,
+    '',
+    `## Items${filtered ? ` with a roll call of ${[m.filters.actionType, m.filters.result].filter(Boolean).join(', ')}` : ''} (${m.items.length}, in agenda order, from ${m.itemsFrom})`,
+    '',
+  ];
+  for (const i of m.items) {
+    out.push(`${i.sequence}. **File ${i.fileNumber}: ${plain(i.title)}**${i.itemType ? ` (${plain(i.itemType)})` : ''} — pp. ${i.startPage}–${i.endPage} · [official PDF](${i.officialUrl}) · [record](${i.transcriptUrl})`);
+    if (i.rollCalls.length) out.push(...rollCallLines(i.rollCalls));
+    else if (i.actions.length) out.push(`   - ${i.actions.map((a: string) => plain(oneLine(a))).join(' · ')}`);
+  }
+  if (m.items.length === 0) out.push(filtered ? 'No item of this meeting has such a roll call.' : 'No items were parsed from this meeting.');
+  out.push('', `## Public comment (${m.comments.length} speakers, in order)`, '');
+  for (const c of m.comments) out.push(`${c.sequence}. **${plain(c.speaker)}**: ${plain(c.statement)} — [p. ${c.page}](${c.officialUrl})`);
+  if (m.comments.length === 0) out.push(m.holds.minutes ? 'The minutes record no public comment.' : 'The lake holds no minutes of this meeting, so no public comment is recorded.');
+  out.push('', `Release ${m.release}.`);
+  return out.join('\n');
+}
