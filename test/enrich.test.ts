@@ -13,6 +13,7 @@ import { parseDocument } from '../pipelines/parse/document.ts';
 
 const PDFS = process.env.CORPUS ? join(process.env.CORPUS, 'pdfs') : new URL('../../shared/corpus/pdfs', import.meta.url).pathname;
 const roster = loadRoster();
+const pick = ({ actionType, isFinal }: { actionType: string; isFinal: boolean }) => ({ actionType, isFinal });
 
 t.test('roster facts', async (t) => {
   t.equal(roster.length, 39);
@@ -83,6 +84,7 @@ if (!existsSync(PDFS)) {
   // Each row of the rule table, with real action texts found in the corpus.
   const EXAMPLES: Record<string, string[]> = {
     rescission: ['Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.', 'PREVIOUS VOTE RESCINDED.'],
+    reconsideration: [],
     excuse: ['Supervisor Tang, seconded by Supervisor Mar, moved that Supervisor Farrell be excused from voting on File No. 161169.'],
     privilege: ['Supervisor Campos, seconded by Supervisor Yee, moved to suspend Rule 5.36 of the Rules of Order of the Board of Supervisors to grant privilege of the floor to the following guests.', 'Privilege of the floor was granted unanimously to Jon Givner (Office of the City Attorney) who responded to questions raised throughout the discussion.'],
     minutes: ['Supervisor Mar, seconded by Supervisor Farrell, moved to approve the Board Meeting Minutes of September 27, 2016.'],
@@ -90,8 +92,8 @@ if (!existsSync(PDFS)) {
     notContinued: ['NOT CONTINUED.'],
     rejection: ['NOT ADOPTED'],
     tabling: ['TABLED.'],
-    referral: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016.', 'Supervisor Kim requested this Resolution be REFERRED to the Government Audit and Oversight Committee.', 'REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE AGENDA AT THE NEXT'],
-    continuance: ['CONTINUED ON FIRST READING.', 'CONTINUED OPEN.', 'CONTINUED AS AMENDED.', 'Question: Shall this Ordinance be CONTINUED?'],
+    referral: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016.', 'Supervisor Kim requested this Resolution be REFERRED to the Government Audit and Oversight Committee.', 'REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE AGENDA AT THE NEXT', 'RE-REFERRED AS AMENDED to the Public Safety and Neighborhood Services Committee.'],
+    continuance: ['CONTINUED ON FIRST READING.', 'CONTINUED OPEN.', 'CONTINUED AS AMENDED.', 'CONTINUED AS AMENDED ON FIRST READING.', 'Question: Shall this Ordinance be CONTINUED?'],
     finalPassage: ['FINALLY PASSED', 'Question: Shall this Ordinance be FINALLY PASSED?'],
     firstReading: ['PASSED, ON FIRST READING', 'PASSED ON FIRST READING AS AMENDED.', 'Question: Shall this Ordinance be PASSED ON FIRST READING?'],
     amendment: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE BEARING SAME TITLE, by adding reference to approval of California Environmental Quality Act findings.', 'AMENDED, AN AMENDMENT OF THE WHOLE BEARING NEW TITLE.'],
@@ -101,17 +103,30 @@ if (!existsSync(PDFS)) {
     submitted: ['Question: Shall this Charter Amendment be SUBMITTED?'],
     clerical: ['RECEIVED AND ASSIGNED to Government Audit and Oversight Committee.', 'RECEIVED FROM DEPARTMENT.', 'DUPLICATED.'],
   };
+  // Action texts worded as the Clerk prints them in minutes, for rows and forms this corpus (one meeting's minutes)
+  // never prints: every `… AS AMENDED` keeps its base row; a reconsideration comes before the vote it names.
+  const STYLED: Record<string, string[]> = {
+    reconsideration: ['Supervisor Peskin, seconded by Supervisor Kim, moved to reconsider the vote by which this Resolution was NOT ADOPTED.', 'RECONSIDERED'],
+    rejection: ['NOT ADOPTED AS AMENDED', 'NOT FINALLY PASSED', 'FAILED FINAL PASSAGE', 'DISAPPROVED'],
+    referral: ['REFERRED AS AMENDED to the Budget and Finance Committee'],
+    finalPassage: ['FINALLY PASSED AS AMENDED', 'Supervisor Peskin, seconded by Supervisor Kim, moved that this Ordinance be FINALLY PASSED AS AMENDED.'],
+    firstReading: ['PASSED, ON FIRST READING AS AMENDED'],
+    adoption: ['ADOPTED AS AMENDED', 'Supervisor Kim, seconded by Supervisor Mar, moved that this Resolution be ADOPTED AS AMENDED.'],
+    approval: ['APPROVED AS AMENDED', 'Question: Shall this Motion be APPROVED AS AMENDED?'],
+    clerical: ['DUPLICATED AS AMENDED'],
+  };
   const ROW_OF: Record<string, number> = {
-    rescission: 0, excuse: 1, privilege: 2, minutes: 3, notAmended: 4, notContinued: 5, rejection: 6, tabling: 7, referral: 8,
-    continuance: 9, finalPassage: 10, firstReading: 11, amendment: 12, adoption: 13, approval: 14, heard: 15, submitted: 16, clerical: 17,
+    rescission: 0, reconsideration: 1, excuse: 2, privilege: 3, minutes: 4, notAmended: 5, notContinued: 6, rejection: 7, tabling: 8, referral: 9,
+    continuance: 10, finalPassage: 11, firstReading: 12, amendment: 13, adoption: 14, approval: 15, heard: 16, submitted: 17, clerical: 18,
   };
 
   t.test('action rule table: every row, on real text', async (t) => {
     t.same(Object.values(ROW_OF).sort((a, b) => a - b), ACTION_RULES.map((_, i) => i), 'every row has examples');
     for (const [name, examples] of Object.entries(EXAMPLES)) {
       const row = ACTION_RULES[ROW_OF[name]];
-      for (const text of examples) {
-        t.ok(corpus.includes(text), `real text: ${text}`);
+      t.ok(examples.length + (STYLED[name]?.length ?? 0) > 0, `${name} has examples`);
+      for (const text of [...examples, ...(STYLED[name] ?? [])]) {
+        if (examples.includes(text)) t.ok(corpus.includes(text), `real text: ${text}`);
         const c = classifyAction(text, null);
         t.equal(c.rule, row, `${name}: ${text}`);
         t.equal(c.actionType, row.actionType);
@@ -121,7 +136,27 @@ if (!existsSync(PDFS)) {
     const finals = ACTION_RULES.filter((r) => r.isFinal).map((r) => r.actionType);
     t.same(finals, ['rejection', 'final-passage', 'adoption', 'approval', 'other']);
     t.equal(classifyAction('ADOPTED', 'Ordinance').isFinal, false, 'an ordinance is settled by final passage only');
+    t.equal(classifyAction('ADOPTED AS AMENDED', 'Ordinance').isFinal, false, 'AS AMENDED changes nothing of that');
     t.equal(classifyAction('Motion disapproving the decision of Public Works', null).rule, null, 'lower-case narrative does not trigger rules');
+    t.match(ACTION_RULES[ROW_OF.reconsideration].note, /reopens the earlier vote/);
+  });
+
+  t.test('… AS AMENDED keeps the base action for every action word', async (t) => {
+    const cases: [string, string, boolean][] = [
+      ['ADOPTED AS AMENDED', 'adoption', true],
+      ['APPROVED AS AMENDED', 'approval', true],
+      ['FINALLY PASSED AS AMENDED', 'final-passage', true],
+      ['PASSED ON FIRST READING AS AMENDED', 'first-reading', false],
+      ['CONTINUED AS AMENDED', 'continuance', false],
+      ['RE-REFERRED AS AMENDED', 'referral', false],
+      ['NOT ADOPTED AS AMENDED', 'rejection', true],
+      ['AMENDED, AN AMENDMENT OF THE WHOLE BEARING SAME TITLE', 'amendment', false],
+      ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED', 'amendment', false],
+    ];
+    for (const [text, actionType, isFinal] of cases) {
+      t.same(pick(classifyAction(text, 'Resolution')), { actionType, isFinal }, text);
+      t.same(pick(classifyAction(text.replace(' AS AMENDED', ''), 'Resolution')), pick(classifyAction(text, 'Resolution')), `${text}: as its base action`);
+    }
   });
 
   t.test('every roll call and status line of the corpus is classified', async (t) => {

@@ -4,7 +4,8 @@
 // Planning Commission") does not trigger a rule; a few motion phrasings are matched case-insensitively.
 // isFinal marks the vote that settles the matter at this board: final passage of an ordinance, adoption or
 // rejection of a resolution, approval of a motion. Never first reading, amendment, continuance, referral, tabling
-// or procedural motions.
+// or procedural motions. `… AS AMENDED` keeps the base action's type and finality (ADOPTED AS AMENDED is an adoption,
+// final): only AMENDED on its own, or AN AMENDMENT OF THE WHOLE, is an amendment.
 import type { ActionType } from '../records.ts';
 
 export interface ActionRule {
@@ -14,8 +15,12 @@ export interface ActionRule {
   note: string;
 }
 
+/** AMENDED as an action of its own: not the `AS AMENDED` that qualifies another action word. */
+const AMENDED = /(?<!\bAS\s+)\bAMENDED\b|\bAN AMENDMENT OF THE WHOLE\b/;
+
 export const ACTION_RULES: readonly ActionRule[] = [
   { pattern: /PREVIOUS VOTE RESCINDED|\bmoved to rescind\b|\bRESCIND(ED)?\b/i, actionType: 'rescission', isFinal: false, note: 'undoes an earlier vote; the matter is open again' },
+  { pattern: /\bmoved to reconsider\b|\bRECONSIDERED\b/, actionType: 'rescission', isFinal: false, note: 'reconsideration reopens the earlier vote (the spec has no closer value than rescission): that vote no longer settles the matter' },
   { pattern: /\bexcused from voting\b/i, actionType: 'other', isFinal: false, note: 'procedural: excusing a member from voting' },
   { pattern: /\bprivilege of the floor\b|\bsuspend Rule\b/i, actionType: 'other', isFinal: false, note: 'procedural: privilege of the floor / suspension of the rules' },
   { pattern: /\bMeeting Minutes\b|\bapprove the minutes\b/i, actionType: 'approval', isFinal: false, note: 'approval of minutes: not a legislative matter' },
@@ -25,11 +30,11 @@ export const ACTION_RULES: readonly ActionRule[] = [
   { pattern: /\bTABLED\b|\bmoved to table\b/i, actionType: 'tabling', isFinal: false, note: 'tabling is procedural' },
   { pattern: /\bRE-?REFERRED\b|\bREFERRED\b|\bmoved to refer\b/, actionType: 'referral', isFinal: false, note: 'referral, including RE-REFERRED AS AMENDED and REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE' },
   { pattern: /\bCONTINUED\b|\bmoved to continue\b/, actionType: 'continuance', isFinal: false, note: 'continuance, including CONTINUED ON FIRST READING / AS AMENDED / OPEN' },
-  { pattern: /\bFINALLY PASSED\b|\bFINAL PASSAGE\b/, actionType: 'final-passage', isFinal: true, note: 'final passage of an ordinance' },
+  { pattern: /\bFINALLY PASSED\b|\bFINAL PASSAGE\b/, actionType: 'final-passage', isFinal: true, note: 'final passage of an ordinance, with or without AS AMENDED' },
   { pattern: /\bPASSED,? ON FIRST READING\b/, actionType: 'first-reading', isFinal: false, note: 'first reading, with or without AS AMENDED' },
-  { pattern: /\bAMENDED\b|\bAN AMENDMENT OF THE WHOLE\b/, actionType: 'amendment', isFinal: false, note: 'amendment, including AN AMENDMENT OF THE WHOLE BEARING SAME/NEW TITLE' },
-  { pattern: /\bADOPTED\b/, actionType: 'adoption', isFinal: true, note: 'adoption of a resolution' },
-  { pattern: /\bAPPROVED\b/, actionType: 'approval', isFinal: true, note: 'approval of a motion' },
+  { pattern: AMENDED, actionType: 'amendment', isFinal: false, note: 'amendment, including AN AMENDMENT OF THE WHOLE BEARING SAME/NEW TITLE; never the AS AMENDED of another action' },
+  { pattern: /\bADOPTED\b/, actionType: 'adoption', isFinal: true, note: 'adoption of a resolution, with or without AS AMENDED' },
+  { pattern: /\bAPPROVED\b/, actionType: 'approval', isFinal: true, note: 'approval of a motion, with or without AS AMENDED' },
   { pattern: /\bHEARD AND FILED\b|\bFILED\b/, actionType: 'other', isFinal: false, note: 'a hearing heard and filed decides nothing' },
   { pattern: /\bSUBMITTED\b/, actionType: 'other', isFinal: true, note: 'charter amendment submitted to the voters: the board is done with it' },
   { pattern: /\bRECEIVED\b|\bASSIGNED\b|\bDUPLICATED\b|\bREACTIVATED\b|\bREPEALED\b/, actionType: 'other', isFinal: false, note: 'clerical status (introduction, assignment, duplication)' },
