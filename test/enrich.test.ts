@@ -1,10 +1,11 @@
 // Enrichment on real text: the action rule table row by row, supervisor name traps, entity extraction.
 import t from 'tap';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPages } from '../pipelines/extract/pdf.ts';
 import { splitRunning } from '../pipelines/extract/pages.ts';
-import { ACTION_RULES, classifyAction } from '../pipelines/enrich/actions.ts';
+import { RESULTS, type Result } from '../core/lake/format.ts';
+import { ACTION_RULES, classifyAction, printedResult, RESULT_RULES } from '../pipelines/enrich/actions.ts';
 import { extractEntities } from '../pipelines/enrich/entities.ts';
 import { loadRoster, membersOnDate, parseRoster, resolveName } from '../pipelines/enrich/supervisors.ts';
 import { flatten } from '../pipelines/parse/blocks.ts';
@@ -159,6 +160,52 @@ if (!existsSync(PDFS)) {
     }
   });
 
+  // Each row of the printed-result table: real text as printed before a tally (the motion and its outcome sentence, or
+  // the action line), else worded as the Clerk prints it (STYLED).
+  const RESULT_EXAMPLES: Record<Result, { real: string[]; styled: string[] }> = {
+    carried: { real: ['Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote. The motion carried by the following vote:', 'Supervisor Tang, seconded by Supervisor Mar, moved that Supervisor Farrell be excused from voting on File No. 161169. The motion carried by the following vote:'], styled: [] },
+    failed: { real: [], styled: ['Supervisor Peskin, seconded by Supervisor Kim, moved that this Resolution be CONTINUED to the Board of Supervisors meeting of November 15, 2016. The motion failed by the following vote:', 'FAILED FINAL PASSAGE by the following vote:'] },
+    other: { real: [], styled: ['Supervisor Peskin, seconded by Supervisor Kim, moved that this Resolution be ADOPTED AS AMENDED by the following vote:', 'RECEIVED AND ASSIGNED to Government Audit and Oversight Committee.'] },
+    rescinded: { real: ['PREVIOUS VOTE RESCINDED.'], styled: [] },
+    reconsidered: { real: [], styled: ['RECONSIDERED by the following vote:'] },
+    'not-passed': { real: [], styled: ['NOT FINALLY PASSED by the following vote:', 'NOT PASSED ON FIRST READING by the following vote:'] },
+    'not-adopted': { real: ['NOT ADOPTED by the following vote:'], styled: [] },
+    'not-approved': { real: [], styled: ['NOT APPROVED by the following vote:'] },
+    'not-amended': { real: ['NOT AMENDED.'], styled: [] },
+    'not-continued': { real: ['NOT CONTINUED.'], styled: [] },
+    disapproved: { real: [], styled: ['DISAPPROVED by the following vote:'] },
+    rejected: { real: [], styled: ['REJECTED by the following vote:'] },
+    tabled: { real: ['TABLED.'], styled: [] },
+    referred: { real: ['RE-REFERRED AS AMENDED to the Land Use and Transportation Committee'], styled: ['REFERRED to the Government Audit and Oversight Committee by the following vote:'] },
+    continued: { real: ['CONTINUED AS AMENDED ON FIRST READING.', 'CONTINUED OPEN.'], styled: [] },
+    passed: { real: ['FINALLY PASSED by the following vote:', 'PASSED, ON FIRST READING by the following vote:', 'PASSED ON FIRST READING AS AMENDED.'], styled: ['FINALLY PASSED AS AMENDED by the following vote:'] },
+    amended: { real: ['AMENDED, AN AMENDMENT OF THE WHOLE BEARING NEW TITLE.'], styled: ['AMENDED by the following vote:'] },
+    adopted: { real: ['ADOPTED by the following vote:'], styled: ['ADOPTED AS AMENDED by the following vote:'] },
+    approved: { real: ['APPROVED by the following vote:'], styled: ['APPROVED AS AMENDED by the following vote:'] },
+    filed: { real: ['HEARD AND FILED'], styled: [] },
+    submitted: { real: ['SUBMITTED'], styled: [] },
+  };
+
+  t.test('printed-result table: every row, on real text', async (t) => {
+    t.same(Object.keys(RESULT_EXAMPLES).sort(), [...RESULTS].sort(), 'an example of every result');
+    t.same([...new Set(RESULT_RULES.map((r) => r.result))].sort(), [...RESULTS].sort(), 'every result has a row');
+    const schema = JSON.parse(readFileSync(new URL('../schemas/roll-call.json', import.meta.url), 'utf8'));
+    t.same(schema.properties.result.enum, [...RESULTS], 'the RollCall schema lists RESULTS');
+    t.ok(schema.required.includes('result') && schema.required.includes('rescindedBy'));
+    const covered = new Set<number>();
+    for (const [result, { real, styled }] of Object.entries(RESULT_EXAMPLES)) {
+      t.ok(real.length + styled.length > 0, `${result} has examples`);
+      for (const text of [...real, ...styled]) {
+        if (real.includes(text)) t.ok(corpus.includes(text), `real text: ${text}`);
+        t.equal(printedResult(text), result, text);
+        const row = RESULT_RULES.findIndex((r) => r.pattern.test(text));
+        if (row >= 0) covered.add(row);
+      }
+    }
+    t.same([...covered].sort((a, b) => a - b), RESULT_RULES.map((_, i) => i), 'every row is exercised');
+    t.equal(printedResult('The foregoing items were acted upon by the following vote:'), 'other', "a shared vote's own sentence says nothing: the item's action line is read instead");
+  });
+
   t.test('every roll call and status line of the corpus is classified', async (t) => {
     const minutes = parseDocument({ id: '2016-11-01-minutes', meetingDate: '2016-11-01', kind: 'minutes' }, splitRunning(await extractPages(join(PDFS, 'bag110116_minutes.pdf'))), roster);
     t.equal(minutes.problems.filter((p) => p.kind === 'unclassified-action').length, 0);
@@ -166,6 +213,23 @@ if (!existsSync(PDFS)) {
       Object.fromEntries(['final-passage', 'first-reading', 'adoption', 'approval', 'amendment', 'referral', 'rejection', 'rescission', 'other'].map((k) => [k, minutes.rollCalls.filter((r) => r.actionType === k).length])),
       { 'final-passage': 6, 'first-reading': 14, adoption: 15, approval: 4, amendment: 1, referral: 1, rejection: 1, rescission: 1, other: 1 },
     );
+  });
+
+  t.test('every roll call of the minutes carries its printed result', async (t) => {
+    const minutes = parseDocument({ id: '2016-11-01-minutes', meetingDate: '2016-11-01', kind: 'minutes' }, splitRunning(await extractPages(join(PDFS, 'bag110116_minutes.pdf'))), roster);
+    const text = docs.get('bag110116_minutes.pdf')!;
+    const counts: Record<string, number> = {};
+    for (const rc of minutes.rollCalls) counts[rc.result] = (counts[rc.result] ?? 0) + 1;
+    t.same(counts, { passed: 20, carried: 4, adopted: 15, approved: 4, 'not-adopted': 1 }, 'every one printed, none other');
+    const LINE: Record<string, string> = { 'FINALLY PASSED': 'passed', 'PASSED, ON FIRST READING': 'passed', ADOPTED: 'adopted', APPROVED: 'approved', 'NOT ADOPTED': 'not-adopted' };
+    for (const rc of minutes.rollCalls) {
+      if (/\bmoved\b/.test(rc.action)) {
+        t.ok(text.includes(`${rc.action} The motion carried by the following vote`), `${rc.id}: the motion's outcome is printed after it`);
+        t.equal(rc.result, 'carried', rc.id);
+      } else {
+        t.equal(rc.result, LINE[rc.action], `${rc.id}: ${rc.action}`);
+      }
+    }
   });
 
   t.test('entities: amount qualifiers on real text', async (t) => {

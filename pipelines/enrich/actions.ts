@@ -6,6 +6,8 @@
 // rejection of a resolution, approval of a motion. Never first reading, amendment, continuance, referral, tabling
 // or procedural motions. `… AS AMENDED` keeps the base action's type and finality (ADOPTED AS AMENDED is an adoption,
 // final): only AMENDED on its own, or AN AMENDMENT OF THE WHOLE, is an amendment.
+// A vote a later rescission or reconsideration undid stops being final (pipelines/parse/document.ts), whatever its row.
+import type { Result } from '../../core/lake/format.ts';
 import type { ActionType } from '../records.ts';
 
 export interface ActionRule {
@@ -52,4 +54,46 @@ export function classifyAction(action: string, itemType: string | null): Classif
   const ordinance = itemType !== null && /^ordinance\b/i.test(itemType);
   const isFinal = rule.isFinal && !(ordinance && (rule.actionType === 'adoption' || rule.actionType === 'approval'));
   return { actionType: rule.actionType, isFinal, rule };
+}
+
+export interface ResultRule {
+  pattern: RegExp;
+  result: Result;
+  note: string;
+}
+
+/**
+ * The outcome as printed, from the text that called the vote as printed (the motion sentence with its `The motion
+ * carried by the following vote:`, or the action line; for a consent block's shared vote, the item's own action line).
+ * First matching row wins; no row is `other`. A motion's printed outcome comes first: the action words inside a motion
+ * are what was moved, not what happened, so a motion without one is `other`.
+ */
+export const RESULT_RULES: readonly ResultRule[] = [
+  { pattern: /\bThe motion carried\b/i, result: 'carried', note: 'a motion and its printed outcome: The motion carried by the following vote' },
+  { pattern: /\bThe motion failed\b/i, result: 'failed', note: 'a motion and its printed outcome: The motion failed by the following vote' },
+  { pattern: /\bmoved\b/, result: 'other', note: 'a motion whose outcome is not printed: what was moved is not a result' },
+  { pattern: /PREVIOUS VOTE RESCINDED|\bRESCINDED\b/, result: 'rescinded', note: 'an earlier vote undone' },
+  { pattern: /\bRECONSIDERED\b/, result: 'reconsidered', note: 'an earlier vote reopened' },
+  { pattern: /\bNOT (?:FINALLY )?PASSED\b/, result: 'not-passed', note: 'NOT PASSED, NOT FINALLY PASSED' },
+  { pattern: /\bNOT ADOPTED\b/, result: 'not-adopted', note: 'NOT ADOPTED' },
+  { pattern: /\bNOT APPROVED\b/, result: 'not-approved', note: 'NOT APPROVED' },
+  { pattern: /\bNOT AMENDED\b/, result: 'not-amended', note: 'a failed amendment' },
+  { pattern: /\bNOT CONTINUED\b/, result: 'not-continued', note: 'a failed continuance' },
+  { pattern: /\bFAILED\b/, result: 'failed', note: 'FAILED, FAILED FINAL PASSAGE' },
+  { pattern: /\bDISAPPROVED\b/, result: 'disapproved', note: 'DISAPPROVED (a motion disapproving a decision is worded so too)' },
+  { pattern: /\bREJECTED\b/, result: 'rejected', note: 'REJECTED' },
+  { pattern: /\bTABLED\b/, result: 'tabled', note: 'TABLED' },
+  { pattern: /\bRE-?REFERRED\b|\bREFERRED\b/, result: 'referred', note: 'REFERRED, RE-REFERRED (AS AMENDED)' },
+  { pattern: /\bCONTINUED\b/, result: 'continued', note: 'CONTINUED, CONTINUED ON FIRST READING / AS AMENDED / OPEN' },
+  { pattern: /\bPASSED\b/, result: 'passed', note: 'FINALLY PASSED, PASSED(,) ON FIRST READING, with or without AS AMENDED' },
+  { pattern: AMENDED, result: 'amended', note: 'AMENDED, AN AMENDMENT OF THE WHOLE; never the AS AMENDED of another action' },
+  { pattern: /\bADOPTED\b/, result: 'adopted', note: 'ADOPTED, ADOPTED AS AMENDED' },
+  { pattern: /\bAPPROVED\b/, result: 'approved', note: 'APPROVED, APPROVED AS AMENDED' },
+  { pattern: /\bFILED\b/, result: 'filed', note: 'HEARD AND FILED, FILED' },
+  { pattern: /\bSUBMITTED\b/, result: 'submitted', note: 'a charter amendment SUBMITTED to the voters' },
+];
+
+/** The printed outcome of a vote (see RESULT_RULES). */
+export function printedResult(printed: string): Result {
+  return RESULT_RULES.find((r) => r.pattern.test(printed))?.result ?? 'other';
 }
