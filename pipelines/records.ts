@@ -1,7 +1,7 @@
 // The record types the pipeline derives from documents; each becomes a table of the release (see lake/README.md).
 // Ids are derived from what a record is (meeting, document kind, page, file number, place in the document), never from
 // build order, so they stay stable across releases.
-import type { DocumentKind, Position } from '../core/lake/format.ts';
+import type { DocumentKind, Position, Result } from '../core/lake/format.ts';
 import type { RosterEntry } from '../core/roster.ts';
 
 import type { ActionType } from '../core/lake/format.ts';
@@ -63,7 +63,12 @@ export interface RollCallRecord {
   /** The text immediately preceding the vote: the whole motion sentence, or the action line. */
   action: string;
   actionType: ActionType;
+  /** The outcome as printed (`The motion carried`, `NOT ADOPTED`, `FINALLY PASSED` …), in core/lake/format.ts RESULTS. */
+  result: Result;
+  /** False for a vote a later roll call undid (`rescindedBy`), whatever its action type. */
   isFinal: boolean;
+  /** Id of the later roll call on the same item that rescinded or reconsidered this vote, else null. */
+  rescindedBy: string | null;
   /** Page the vote's tally is printed on. */
   page: number;
   /** Names exactly as recorded (surnames). */
@@ -95,6 +100,8 @@ export interface PositionRecord {
   action: string;
   actionType: ActionType;
   isFinal: boolean;
+  /** The roll call's `rescindedBy`. */
+  rescindedBy: string | null;
 }
 
 export interface CommentRecord {

@@ -37,7 +37,7 @@ t.test('a voter with a no in the 2016-11-01 minutes gets exactly those records',
   }
   const tang = await votes('voter=Tang&position=no');
   const [r] = tang.records;
-  t.match(r, { fileNumber: '161169', action: 'NOT ADOPTED', actionType: 'rejection', isFinal: true, position: 'no', meetingDate: '2016-11-01', nameAsRecorded: 'Tang' });
+  t.match(r, { fileNumber: '161169', action: 'NOT ADOPTED', actionType: 'rejection', isFinal: false, position: 'no', meetingDate: '2016-11-01', nameAsRecorded: 'Tang' }, 'rescinded by the next vote: not final');
   t.match(r.title, /Cuomo/);
   t.match(r.evidence.officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
   t.equal(r.evidence.officialUrl, `https://sfbos.org/sites/default/files/bag110116_minutes.pdf#page=${r.evidence.page}`);
@@ -82,6 +82,30 @@ t.test('final, limit and a stable order', async (t) => {
   const none = await votes('voter=Peskin&from=2019&to=2020');
   t.equal(none.total, 0, 'no minutes in 2019–2020 in the fixture');
   t.same(none.records, []);
+});
+
+t.test('a rescinded vote stops counting as final: 161169 NOT ADOPTED, rescinded by the next vote', async (t) => {
+  const [ref] = await rows(`SELECT list(DISTINCT file_number ORDER BY file_number) AS files, count(*)::INTEGER AS calls FROM ${positions}
+                            WHERE supervisor_id = 'aaron-peskin' AND is_final`);
+  t.notOk(ref.files.includes('161169'), 'the lake marks no position on 161169 final');
+  const [undone] = await rows(`SELECT list(DISTINCT rescinded_by) AS by, bool_or(is_final) AS final FROM ${positions} WHERE roll_call_id = '2016-11-01-minutes-161169-v2'`);
+  t.same(undone, { by: ['2016-11-01-minutes-161169-v3'], final: false }, 'every position of vote 2 names vote 3');
+  const [file] = await rows(`SELECT [(a.sequence, a.result, a.is_final, a.rescinded_by) FOR a IN actions IF a.document_id = '2016-11-01-minutes']::VARCHAR AS actions,
+                             final_action IS NULL AS none FROM read_parquet('$LAKE/legislative_files.parquet') WHERE file_number = '161169'`);
+  t.same(file, { actions: "[(1, carried, false, NULL), (2, not-adopted, false, 2016-11-01-minutes-161169-v3), (3, carried, false, NULL)]", none: true }, 'legislative_files: no final action for 161169');
+  for (const groupBy of ['file', 'roll-call']) {
+    const all = await votes(`voter=Peskin&groupBy=${groupBy}&limit=1000`);
+    const final = await votes(`voter=Peskin&groupBy=${groupBy}&final=true&limit=1000`);
+    t.ok(all.records.some((r: any) => r.fileNumber === '161169'), `${groupBy}: 161169 is still a recorded vote`);
+    t.notOk(final.records.some((r: any) => r.fileNumber === '161169'), `${groupBy}: final=true no longer counts 161169`);
+    t.equal(final.total, groupBy === 'file' ? ref.files.length : ref.calls, `${groupBy}: exactly the final positions of the lake`);
+  }
+  const peskin = await votes('voter=Peskin&final=true&limit=1000');
+  t.equal(peskin.totals.aye, peskin.total, 'Peskin voted aye on every final vote of the fixture; the rescinded aye is gone');
+  const tang = await votes('voter=Tang&position=no&final=true');
+  t.equal(tang.total, 0, "Tang's one no was on the rescinded vote");
+  const cohen = await housing('voter=Cohen&position=no&final=true');
+  t.equal(cohen.total, 0, 'the housing aggregate does not count it either');
 });
 
 t.test('ambiguous and unknown voters are 400s with candidates', async (t) => {

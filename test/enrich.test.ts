@@ -1,10 +1,11 @@
 // Enrichment on real text: the action rule table row by row, supervisor name traps, entity extraction.
 import t from 'tap';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPages } from '../pipelines/extract/pdf.ts';
 import { splitRunning } from '../pipelines/extract/pages.ts';
-import { ACTION_RULES, classifyAction } from '../pipelines/enrich/actions.ts';
+import { RESULTS, type Result } from '../core/lake/format.ts';
+import { ACTION_RULES, classifyAction, printedResult, RESULT_RULES } from '../pipelines/enrich/actions.ts';
 import { extractEntities } from '../pipelines/enrich/entities.ts';
 import { loadRoster, membersOnDate, parseRoster, resolveName } from '../pipelines/enrich/supervisors.ts';
 import { flatten } from '../pipelines/parse/blocks.ts';
@@ -13,6 +14,7 @@ import { parseDocument } from '../pipelines/parse/document.ts';
 
 const PDFS = process.env.CORPUS ? join(process.env.CORPUS, 'pdfs') : new URL('../../shared/corpus/pdfs', import.meta.url).pathname;
 const roster = loadRoster();
+const pick = ({ actionType, isFinal }: { actionType: string; isFinal: boolean }) => ({ actionType, isFinal });
 
 t.test('roster facts', async (t) => {
   t.equal(roster.length, 39);
@@ -83,6 +85,7 @@ if (!existsSync(PDFS)) {
   // Each row of the rule table, with real action texts found in the corpus.
   const EXAMPLES: Record<string, string[]> = {
     rescission: ['Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.', 'PREVIOUS VOTE RESCINDED.'],
+    reconsideration: [],
     excuse: ['Supervisor Tang, seconded by Supervisor Mar, moved that Supervisor Farrell be excused from voting on File No. 161169.'],
     privilege: ['Supervisor Campos, seconded by Supervisor Yee, moved to suspend Rule 5.36 of the Rules of Order of the Board of Supervisors to grant privilege of the floor to the following guests.', 'Privilege of the floor was granted unanimously to Jon Givner (Office of the City Attorney) who responded to questions raised throughout the discussion.'],
     minutes: ['Supervisor Mar, seconded by Supervisor Farrell, moved to approve the Board Meeting Minutes of September 27, 2016.'],
@@ -90,8 +93,8 @@ if (!existsSync(PDFS)) {
     notContinued: ['NOT CONTINUED.'],
     rejection: ['NOT ADOPTED'],
     tabling: ['TABLED.'],
-    referral: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016.', 'Supervisor Kim requested this Resolution be REFERRED to the Government Audit and Oversight Committee.', 'REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE AGENDA AT THE NEXT'],
-    continuance: ['CONTINUED ON FIRST READING.', 'CONTINUED OPEN.', 'CONTINUED AS AMENDED.', 'Question: Shall this Ordinance be CONTINUED?'],
+    referral: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016.', 'Supervisor Kim requested this Resolution be REFERRED to the Government Audit and Oversight Committee.', 'REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE AGENDA AT THE NEXT', 'RE-REFERRED AS AMENDED to the Public Safety and Neighborhood Services Committee.'],
+    continuance: ['CONTINUED ON FIRST READING.', 'CONTINUED OPEN.', 'CONTINUED AS AMENDED.', 'CONTINUED AS AMENDED ON FIRST READING.', 'Question: Shall this Ordinance be CONTINUED?'],
     finalPassage: ['FINALLY PASSED', 'Question: Shall this Ordinance be FINALLY PASSED?'],
     firstReading: ['PASSED, ON FIRST READING', 'PASSED ON FIRST READING AS AMENDED.', 'Question: Shall this Ordinance be PASSED ON FIRST READING?'],
     amendment: ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE BEARING SAME TITLE, by adding reference to approval of California Environmental Quality Act findings.', 'AMENDED, AN AMENDMENT OF THE WHOLE BEARING NEW TITLE.'],
@@ -101,17 +104,30 @@ if (!existsSync(PDFS)) {
     submitted: ['Question: Shall this Charter Amendment be SUBMITTED?'],
     clerical: ['RECEIVED AND ASSIGNED to Government Audit and Oversight Committee.', 'RECEIVED FROM DEPARTMENT.', 'DUPLICATED.'],
   };
+  // Action texts worded as the Clerk prints them in minutes, for rows and forms this corpus (one meeting's minutes)
+  // never prints: every `… AS AMENDED` keeps its base row; a reconsideration comes before the vote it names.
+  const STYLED: Record<string, string[]> = {
+    reconsideration: ['Supervisor Peskin, seconded by Supervisor Kim, moved to reconsider the vote by which this Resolution was NOT ADOPTED.', 'RECONSIDERED'],
+    rejection: ['NOT ADOPTED AS AMENDED', 'NOT FINALLY PASSED', 'FAILED FINAL PASSAGE', 'DISAPPROVED'],
+    referral: ['REFERRED AS AMENDED to the Budget and Finance Committee'],
+    finalPassage: ['FINALLY PASSED AS AMENDED', 'Supervisor Peskin, seconded by Supervisor Kim, moved that this Ordinance be FINALLY PASSED AS AMENDED.'],
+    firstReading: ['PASSED, ON FIRST READING AS AMENDED'],
+    adoption: ['ADOPTED AS AMENDED', 'Supervisor Kim, seconded by Supervisor Mar, moved that this Resolution be ADOPTED AS AMENDED.'],
+    approval: ['APPROVED AS AMENDED', 'Question: Shall this Motion be APPROVED AS AMENDED?'],
+    clerical: ['DUPLICATED AS AMENDED'],
+  };
   const ROW_OF: Record<string, number> = {
-    rescission: 0, excuse: 1, privilege: 2, minutes: 3, notAmended: 4, notContinued: 5, rejection: 6, tabling: 7, referral: 8,
-    continuance: 9, finalPassage: 10, firstReading: 11, amendment: 12, adoption: 13, approval: 14, heard: 15, submitted: 16, clerical: 17,
+    rescission: 0, reconsideration: 1, excuse: 2, privilege: 3, minutes: 4, notAmended: 5, notContinued: 6, rejection: 7, tabling: 8, referral: 9,
+    continuance: 10, finalPassage: 11, firstReading: 12, amendment: 13, adoption: 14, approval: 15, heard: 16, submitted: 17, clerical: 18,
   };
 
   t.test('action rule table: every row, on real text', async (t) => {
     t.same(Object.values(ROW_OF).sort((a, b) => a - b), ACTION_RULES.map((_, i) => i), 'every row has examples');
     for (const [name, examples] of Object.entries(EXAMPLES)) {
       const row = ACTION_RULES[ROW_OF[name]];
-      for (const text of examples) {
-        t.ok(corpus.includes(text), `real text: ${text}`);
+      t.ok(examples.length + (STYLED[name]?.length ?? 0) > 0, `${name} has examples`);
+      for (const text of [...examples, ...(STYLED[name] ?? [])]) {
+        if (examples.includes(text)) t.ok(corpus.includes(text), `real text: ${text}`);
         const c = classifyAction(text, null);
         t.equal(c.rule, row, `${name}: ${text}`);
         t.equal(c.actionType, row.actionType);
@@ -121,7 +137,73 @@ if (!existsSync(PDFS)) {
     const finals = ACTION_RULES.filter((r) => r.isFinal).map((r) => r.actionType);
     t.same(finals, ['rejection', 'final-passage', 'adoption', 'approval', 'other']);
     t.equal(classifyAction('ADOPTED', 'Ordinance').isFinal, false, 'an ordinance is settled by final passage only');
+    t.equal(classifyAction('ADOPTED AS AMENDED', 'Ordinance').isFinal, false, 'AS AMENDED changes nothing of that');
     t.equal(classifyAction('Motion disapproving the decision of Public Works', null).rule, null, 'lower-case narrative does not trigger rules');
+    t.match(ACTION_RULES[ROW_OF.reconsideration].note, /reopens the earlier vote/);
+  });
+
+  t.test('… AS AMENDED keeps the base action for every action word', async (t) => {
+    const cases: [string, string, boolean][] = [
+      ['ADOPTED AS AMENDED', 'adoption', true],
+      ['APPROVED AS AMENDED', 'approval', true],
+      ['FINALLY PASSED AS AMENDED', 'final-passage', true],
+      ['PASSED ON FIRST READING AS AMENDED', 'first-reading', false],
+      ['CONTINUED AS AMENDED', 'continuance', false],
+      ['RE-REFERRED AS AMENDED', 'referral', false],
+      ['NOT ADOPTED AS AMENDED', 'rejection', true],
+      ['AMENDED, AN AMENDMENT OF THE WHOLE BEARING SAME TITLE', 'amendment', false],
+      ['Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED', 'amendment', false],
+    ];
+    for (const [text, actionType, isFinal] of cases) {
+      t.same(pick(classifyAction(text, 'Resolution')), { actionType, isFinal }, text);
+      t.same(pick(classifyAction(text.replace(' AS AMENDED', ''), 'Resolution')), pick(classifyAction(text, 'Resolution')), `${text}: as its base action`);
+    }
+  });
+
+  // Each row of the printed-result table: real text as printed before a tally (the motion and its outcome sentence, or
+  // the action line), else worded as the Clerk prints it (STYLED).
+  const RESULT_EXAMPLES: Record<Result, { real: string[]; styled: string[] }> = {
+    carried: { real: ['Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote. The motion carried by the following vote:', 'Supervisor Tang, seconded by Supervisor Mar, moved that Supervisor Farrell be excused from voting on File No. 161169. The motion carried by the following vote:'], styled: [] },
+    failed: { real: [], styled: ['Supervisor Peskin, seconded by Supervisor Kim, moved that this Resolution be CONTINUED to the Board of Supervisors meeting of November 15, 2016. The motion failed by the following vote:', 'FAILED FINAL PASSAGE by the following vote:'] },
+    other: { real: [], styled: ['Supervisor Peskin, seconded by Supervisor Kim, moved that this Resolution be ADOPTED AS AMENDED by the following vote:', 'RECEIVED AND ASSIGNED to Government Audit and Oversight Committee.'] },
+    rescinded: { real: ['PREVIOUS VOTE RESCINDED.'], styled: [] },
+    reconsidered: { real: [], styled: ['RECONSIDERED by the following vote:'] },
+    'not-passed': { real: [], styled: ['NOT FINALLY PASSED by the following vote:', 'NOT PASSED ON FIRST READING by the following vote:'] },
+    'not-adopted': { real: ['NOT ADOPTED by the following vote:'], styled: [] },
+    'not-approved': { real: [], styled: ['NOT APPROVED by the following vote:'] },
+    'not-amended': { real: ['NOT AMENDED.'], styled: [] },
+    'not-continued': { real: ['NOT CONTINUED.'], styled: [] },
+    disapproved: { real: [], styled: ['DISAPPROVED by the following vote:'] },
+    rejected: { real: [], styled: ['REJECTED by the following vote:'] },
+    tabled: { real: ['TABLED.'], styled: [] },
+    referred: { real: ['RE-REFERRED AS AMENDED to the Land Use and Transportation Committee'], styled: ['REFERRED to the Government Audit and Oversight Committee by the following vote:'] },
+    continued: { real: ['CONTINUED AS AMENDED ON FIRST READING.', 'CONTINUED OPEN.'], styled: [] },
+    passed: { real: ['FINALLY PASSED by the following vote:', 'PASSED, ON FIRST READING by the following vote:', 'PASSED ON FIRST READING AS AMENDED.'], styled: ['FINALLY PASSED AS AMENDED by the following vote:'] },
+    amended: { real: ['AMENDED, AN AMENDMENT OF THE WHOLE BEARING NEW TITLE.'], styled: ['AMENDED by the following vote:'] },
+    adopted: { real: ['ADOPTED by the following vote:'], styled: ['ADOPTED AS AMENDED by the following vote:'] },
+    approved: { real: ['APPROVED by the following vote:'], styled: ['APPROVED AS AMENDED by the following vote:'] },
+    filed: { real: ['HEARD AND FILED'], styled: [] },
+    submitted: { real: ['SUBMITTED'], styled: [] },
+  };
+
+  t.test('printed-result table: every row, on real text', async (t) => {
+    t.same(Object.keys(RESULT_EXAMPLES).sort(), [...RESULTS].sort(), 'an example of every result');
+    t.same([...new Set(RESULT_RULES.map((r) => r.result))].sort(), [...RESULTS].sort(), 'every result has a row');
+    const schema = JSON.parse(readFileSync(new URL('../schemas/roll-call.json', import.meta.url), 'utf8'));
+    t.same(schema.properties.result.enum, [...RESULTS], 'the RollCall schema lists RESULTS');
+    t.ok(schema.required.includes('result') && schema.required.includes('rescindedBy'));
+    const covered = new Set<number>();
+    for (const [result, { real, styled }] of Object.entries(RESULT_EXAMPLES)) {
+      t.ok(real.length + styled.length > 0, `${result} has examples`);
+      for (const text of [...real, ...styled]) {
+        if (real.includes(text)) t.ok(corpus.includes(text), `real text: ${text}`);
+        t.equal(printedResult(text), result, text);
+        const row = RESULT_RULES.findIndex((r) => r.pattern.test(text));
+        if (row >= 0) covered.add(row);
+      }
+    }
+    t.same([...covered].sort((a, b) => a - b), RESULT_RULES.map((_, i) => i), 'every row is exercised');
+    t.equal(printedResult('The foregoing items were acted upon by the following vote:'), 'other', "a shared vote's own sentence says nothing: the item's action line is read instead");
   });
 
   t.test('every roll call and status line of the corpus is classified', async (t) => {
@@ -131,6 +213,23 @@ if (!existsSync(PDFS)) {
       Object.fromEntries(['final-passage', 'first-reading', 'adoption', 'approval', 'amendment', 'referral', 'rejection', 'rescission', 'other'].map((k) => [k, minutes.rollCalls.filter((r) => r.actionType === k).length])),
       { 'final-passage': 6, 'first-reading': 14, adoption: 15, approval: 4, amendment: 1, referral: 1, rejection: 1, rescission: 1, other: 1 },
     );
+  });
+
+  t.test('every roll call of the minutes carries its printed result', async (t) => {
+    const minutes = parseDocument({ id: '2016-11-01-minutes', meetingDate: '2016-11-01', kind: 'minutes' }, splitRunning(await extractPages(join(PDFS, 'bag110116_minutes.pdf'))), roster);
+    const text = docs.get('bag110116_minutes.pdf')!;
+    const counts: Record<string, number> = {};
+    for (const rc of minutes.rollCalls) counts[rc.result] = (counts[rc.result] ?? 0) + 1;
+    t.same(counts, { passed: 20, carried: 4, adopted: 15, approved: 4, 'not-adopted': 1 }, 'every one printed, none other');
+    const LINE: Record<string, string> = { 'FINALLY PASSED': 'passed', 'PASSED, ON FIRST READING': 'passed', ADOPTED: 'adopted', APPROVED: 'approved', 'NOT ADOPTED': 'not-adopted' };
+    for (const rc of minutes.rollCalls) {
+      if (/\bmoved\b/.test(rc.action)) {
+        t.ok(text.includes(`${rc.action} The motion carried by the following vote`), `${rc.id}: the motion's outcome is printed after it`);
+        t.equal(rc.result, 'carried', rc.id);
+      } else {
+        t.equal(rc.result, LINE[rc.action], `${rc.id}: ${rc.action}`);
+      }
+    }
   });
 
   t.test('entities: amount qualifiers on real text', async (t) => {

@@ -16,7 +16,7 @@ t.test("the consent block's shared vote is each item's roll call, with that item
     t.ok(minutes, `${file} found in the minutes`);
     t.equal(minutes.rollCalls.length, 1, `${file}: one roll call`);
     const [rc] = minutes.rollCalls;
-    t.same([rc.action, rc.actionType, rc.isFinal, rc.sharedVote], ['FINALLY PASSED', 'final-passage', true, true], `${file}: FINALLY PASSED, final`);
+    t.same([rc.action, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy, rc.sharedVote], ['FINALLY PASSED', 'final-passage', 'passed', true, null, true], `${file}: FINALLY PASSED, final`);
     t.same(rc.ayes, ALL_11);
   }
 });
@@ -24,7 +24,7 @@ t.test("the consent block's shared vote is each item's roll call, with that item
 t.test('the AMENDED and RE-REFERRED motions of 160222 carry their own roll calls', async (t) => {
   const body = await items('q=fossil%20fuels%20leasing');
   const item = body.results.find((r: any) => r.fileNumber === '160222' && r.kind === 'minutes');
-  t.same(item.rollCalls.map((rc: any) => [rc.sequence, rc.actionType, rc.isFinal]), [[1, 'amendment', false], [2, 'referral', false]]);
+  t.same(item.rollCalls.map((rc: any) => [rc.sequence, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy]), [[1, 'amendment', 'carried', false, null], [2, 'referral', 'carried', false, null]]);
   t.match(item.rollCalls[0].action, /^Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE/);
   t.match(item.rollCalls[1].action, /RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016\.$/);
   t.same(item.sponsors.slice(0, 2), ['Avalos', 'Breed']);
@@ -38,12 +38,14 @@ t.test('the resolution NOT ADOPTED, the rescission that followed, the excuse mot
   const [excuse, rejected, rescind] = record.rollCalls;
   t.match(excuse.action, /moved that Supervisor Farrell be excused from voting on File No\. 161169/);
   t.equal(rejected.action, 'NOT ADOPTED');
-  t.same([rejected.actionType, rejected.isFinal], ['rejection', true]);
+  // Rescinded by vote 3 the same meeting: the record stays, with its type, but it is not final.
+  t.same([rejected.actionType, rejected.result, rejected.isFinal, rejected.rescindedBy], ['rejection', 'not-adopted', false, 3]);
   t.same(rejected.ayes, ['Avalos', 'Breed', 'Campos', 'Kim', 'Mar', 'Peskin', 'Yee']);
   t.same(rejected.noes, ['Cohen', 'Tang', 'Wiener']);
   t.same(rejected.excused, ['Farrell']);
   t.equal(rescind.action, 'Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.');
-  t.equal(rescind.actionType, 'rescission');
+  t.same([rescind.actionType, rescind.result, rescind.isFinal, rescind.rescindedBy], ['rescission', 'carried', false, null]);
+  t.same([excuse.result, excuse.rescindedBy], ['carried', null]);
   t.ok(record.statusLines.some((l: string) => /REFERRED to the Government Audit and Oversight/.test(l)) || /REFERRED to the Government Audit/.test(record.text), 'the referral is kept');
   t.match(record.officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
 });
@@ -68,6 +70,8 @@ t.test('voter and position filters', async (t) => {
   t.same(full.results.map((r: any) => r.id), noes.results.map((r: any) => r.id), 'a full name works as a surname does');
   const excused = await items('q=Cuomo&voter=farrell&position=excused');
   t.equal(excused.results[0].fileNumber, '161169');
+  const finalNoes = await items('q=resolution&voter=Wiener&position=no&final=true&limit=50');
+  t.same(finalNoes.results, [], "final=true: Wiener's one no was on a vote rescinded later the same meeting");
   const finalOnly = await items('q=Administrative%20Code&final=true&limit=50');
   t.ok(finalOnly.results.length > 0);
   t.ok(finalOnly.results.every((r: any) => r.rollCalls.some((rc: any) => rc.isFinal)), 'final=true keeps records with a final roll call');
@@ -115,6 +119,8 @@ t.test('Markdown for items and item records', async (t) => {
   const record = await api('/api/items/2016-11-01-minutes-161169.md');
   t.match(record.text, /^# File 161169/);
   t.match(record.text, /Noes 3 \(Cohen, Tang, Wiener\)/);
+  t.match(record.text, /^- Vote 2 \(rejection, rescinded by vote 3\): NOT ADOPTED — Ayes 7 .* — result: not-adopted$/m);
+  t.match(record.text, /^- Vote 3 \(rescission\): Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote\. — .* — result: carried$/m);
 });
 
 t.test('every broken rule is a 400 naming the parameter', async (t) => {

@@ -4,12 +4,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPages } from '../pipelines/extract/pdf.ts';
 import { splitRunning, type PageText } from '../pipelines/extract/pages.ts';
-import { parseDocument } from '../pipelines/parse/document.ts';
+import { markRescinded, parseDocument } from '../pipelines/parse/document.ts';
+import { classifyAction } from '../pipelines/enrich/actions.ts';
 import { findVotes } from '../pipelines/parse/rollcalls.ts';
 import { flatten } from '../pipelines/parse/blocks.ts';
 import { meetingRoster } from '../pipelines/parse/meeting.ts';
 import { loadRoster } from '../pipelines/enrich/supervisors.ts';
-import type { ParsedDocument } from '../pipelines/records.ts';
+import type { ParsedDocument, RollCallRecord } from '../pipelines/records.ts';
 
 const PDFS = process.env.CORPUS ? join(process.env.CORPUS, 'pdfs') : new URL('../../shared/corpus/pdfs', import.meta.url).pathname;
 const roster = loadRoster();
@@ -86,6 +87,8 @@ if (!existsSync(PDFS)) {
   });
 
   t.test('minutes: 161169 excused member, NOT ADOPTED, rescission, referral', async (t) => {
+    // Vote 2 (NOT ADOPTED, 7–3) is undone by vote 3 ("moved to rescind the previous vote", carried 10–0): it keeps its
+    // record and action type, says what rescinded it, and is not final.
     const [excuse, vote, rescind] = votes('161169');
     t.equal(votes('161169').length, 3);
     t.equal(excuse.action, 'Supervisor Tang, seconded by Supervisor Mar, moved that Supervisor Farrell be excused from voting on File No. 161169.', 'a block-level motion naming the file belongs to it');
@@ -93,20 +96,44 @@ if (!existsSync(PDFS)) {
     t.same(excuse.excused, ['Farrell']);
     t.equal(vote.action, 'NOT ADOPTED');
     t.equal(vote.actionType, 'rejection');
-    t.equal(vote.isFinal, true);
+    t.equal(vote.result, 'not-adopted');
+    t.equal(vote.isFinal, false, 'rescinded later the same meeting');
+    t.equal(vote.rescindedBy, rescind.id);
+    t.same([excuse.result, excuse.rescindedBy, excuse.isFinal], ['carried', null, false], 'the excuse motion is not undone');
     t.same(vote.ayes, ['Avalos', 'Breed', 'Campos', 'Kim', 'Mar', 'Peskin', 'Yee']);
     t.same(vote.noes, ['Cohen', 'Tang', 'Wiener']);
     t.same(vote.excused, ['Farrell']);
     t.same(vote.declaredCounts, { ayes: 7, noes: 3, absent: null, excused: 1 });
     t.equal(rescind.action, 'Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.');
     t.equal(rescind.actionType, 'rescission');
+    t.equal(rescind.result, 'carried', 'The motion carried by the following vote');
     t.equal(rescind.isFinal, false);
+    t.equal(rescind.rescindedBy, null);
     t.same([excuse.sequence, vote.sequence, rescind.sequence], [1, 2, 3]);
     t.ok(item('161169').statusLines.includes('Supervisor Kim requested this Resolution be REFERRED to the Government Audit and Oversight Committee.'));
     const positions = minutes.positions.filter((p) => p.rollCallId === vote.id);
     t.equal(positions.length, 11);
     t.same(positions.filter((p) => p.position === 'no').map((p) => p.supervisorId), ['malia-cohen', 'katy-tang', 'scott-wiener']);
-    t.same(positions.find((p) => p.position === 'excused'), { ...positions.find((p) => p.position === 'excused'), supervisorId: 'mark-farrell', isFinal: true, actionType: 'rejection', page: 17 });
+    t.same(positions.find((p) => p.position === 'excused'), { ...positions.find((p) => p.position === 'excused'), supervisorId: 'mark-farrell', isFinal: false, rescindedBy: rescind.id, actionType: 'rejection', page: 17 });
+    t.ok(positions.every((p) => !p.isFinal && p.rescindedBy === rescind.id), 'every position of the rescinded vote says so');
+    t.equal(minutes.rollCalls.filter((r) => r.rescindedBy !== null).length, 1, 'no other vote of the minutes is rescinded');
+  });
+
+  t.test('rescission rule on the 161169 votes: only one that carried undoes the vote before it', async (t) => {
+    const again = (change: Partial<RollCallRecord>) => {
+      const calls = votes('161169').map((rc) => ({ ...rc, rescindedBy: null, isFinal: rc.actionType === 'rejection' }));
+      Object.assign(calls[2], change);
+      markRescinded(calls);
+      return calls.map((rc) => [rc.rescindedBy, rc.isFinal]);
+    };
+    const undone = [[null, false], ['2016-11-01-minutes-161169-v3', false], [null, false]];
+    const kept = [[null, false], [null, true], [null, false]];
+    t.same(again({}), undone, 'as printed: The motion carried');
+    t.same(again({ result: 'failed' }), kept, 'The motion failed: the vote stands');
+    t.same(again({ result: 'other', ayes: ['Kim', 'Mar'], noes: ['Cohen', 'Tang', 'Wiener'] }), kept, 'no printed outcome and fewer ayes than noes');
+    t.same(again({ result: 'other' }), undone, 'no printed outcome and more ayes than noes (10–0)');
+    t.same(again({ action: 'Supervisor Kim, seconded by Supervisor Mar, moved to reconsider the previous vote.', actionType: classifyAction('Supervisor Kim, seconded by Supervisor Mar, moved to reconsider the previous vote.', 'Resolution').actionType }), undone, 'a reconsideration reopens the vote too');
+    t.same(again({ actionType: 'referral' }), kept, 'only a rescission undoes');
   });
 
   t.test('minutes: positions reconciled through the Members Present line', async (t) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { LsaModel } from '../embed/lsa.ts';
 
 /** Version of the release layout and its tables; part of every release id. */
-export const SCHEMA_VERSION = '2.0.0';
+export const SCHEMA_VERSION = '2.1.0';
 
 export type DocumentKind = 'agenda' | 'minutes';
 
@@ -21,9 +21,34 @@ export const ACTION_TYPES = [
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-/** PROVISIONAL (merged with the actions branch): the printed result of a roll call. */
+/**
+ * A roll call's outcome as printed (`roll_calls.result`): the motion's own outcome when the Clerk prints one ("The
+ * motion carried by the following vote"), else the action line's word (`FINALLY PASSED` and `PASSED, ON FIRST
+ * READING` → `passed`, `NOT ADOPTED` → `not-adopted`); `other` when nothing printed says (rules:
+ * pipelines/enrich/actions.ts RESULT_RULES).
+ */
 export const RESULTS = [
-  'passed', 'adopted', 'approved', 'carried', 'not-adopted', 'not-approved', 'not-passed', 'failed', 'rejected', 'amended', 'continued', 'referred', 'tabled', 'rescinded', 'filed', 'other',
+  'passed',
+  'not-passed',
+  'adopted',
+  'not-adopted',
+  'approved',
+  'not-approved',
+  'carried',
+  'failed',
+  'rejected',
+  'disapproved',
+  'amended',
+  'not-amended',
+  'continued',
+  'not-continued',
+  'referred',
+  'tabled',
+  'rescinded',
+  'reconsidered',
+  'filed',
+  'submitted',
+  'other',
 ] as const;
 export type Result = (typeof RESULTS)[number];
 
@@ -109,7 +134,9 @@ export const COLUMNS = {
     sequence: 'INTEGER',
     action: 'VARCHAR',
     action_type: 'VARCHAR',
+    result: 'VARCHAR',
     is_final: 'BOOLEAN',
+    rescinded_by: 'VARCHAR',
     page: 'INTEGER',
     ayes: 'VARCHAR[]',
     noes: 'VARCHAR[]',
@@ -138,6 +165,7 @@ export const COLUMNS = {
     action: 'VARCHAR',
     action_type: 'VARCHAR',
     is_final: 'BOOLEAN',
+    rescinded_by: 'VARCHAR',
   },
   comments: {
     comment_id: 'VARCHAR',

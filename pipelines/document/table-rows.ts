@@ -12,7 +12,7 @@ export const itemRow = (i: ItemRecord, officialUrl: string, sequence: number) =>
 
 export const rollCallRow = (r: RollCallRecord, officialUrl: string) => ({
   roll_call_id: r.id, item_id: r.itemId, document_id: r.documentId, meeting_date: r.meetingDate, year: r.year, file_number: r.fileNumber,
-  sequence: r.sequence, action: r.action, action_type: r.actionType, is_final: r.isFinal, page: r.page, ayes: r.ayes, noes: r.noes,
+  sequence: r.sequence, action: r.action, action_type: r.actionType, result: r.result, is_final: r.isFinal, rescinded_by: r.rescindedBy, page: r.page, ayes: r.ayes, noes: r.noes,
   absent: r.absent, excused: r.excused, declared_ayes: r.declaredCounts.ayes, declared_noes: r.declaredCounts.noes,
   declared_absent: r.declaredCounts.absent, declared_excused: r.declaredCounts.excused, count_mismatch: r.countMismatch,
   shared_vote: r.sharedVote, official_url: officialPageUrl(officialUrl, r.page),
@@ -21,7 +21,7 @@ export const rollCallRow = (r: RollCallRecord, officialUrl: string) => ({
 export const positionRow = (p: PositionRecord) => ({
   position_id: p.id, roll_call_id: p.rollCallId, item_id: p.itemId, document_id: p.documentId, meeting_date: p.meetingDate, year: p.year,
   file_number: p.fileNumber, page: p.page, supervisor_id: p.supervisorId, name_as_recorded: p.nameAsRecorded, position: p.position,
-  action: p.action, action_type: p.actionType, is_final: p.isFinal,
+  action: p.action, action_type: p.actionType, is_final: p.isFinal, rescinded_by: p.rescindedBy,
 });
 
 export const commentRow = (c: CommentRecord, officialUrl: string) => ({

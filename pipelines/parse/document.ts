@@ -5,7 +5,7 @@ import type { PageText } from '../extract/pages.ts';
 import type {
   CommentRecord, ItemRecord, ParsedDocument, PositionRecord, Problem, RollCallRecord, SupervisorRecord,
 } from '../records.ts';
-import { classifyAction } from '../enrich/actions.ts';
+import { classifyAction, printedResult } from '../enrich/actions.ts';
 import { extractEntities } from '../enrich/entities.ts';
 import { resolveName } from '../enrich/supervisors.ts';
 import { flatten, isHeading, segment, type Segment } from './blocks.ts';
@@ -79,38 +79,62 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
   const reported = new Set<Vote>();
   for (const item of items) {
     const list = votesOf.get(item)!.sort((a, b) => a.order - b.order);
-    list.forEach(({ vote, shared, action }, k) => {
+    const calls = list.map(({ vote, shared, action }, k) => {
       const { actionType, isFinal, rule } = classifyAction(action, item.itemType);
       const rc: RollCallRecord = {
         id: rollCallId(item.id, k + 1), itemId: item.id, documentId: doc.id, meetingDate: doc.meetingDate, year,
-        fileNumber: item.fileNumber, sequence: k + 1, action, actionType, isFinal, page: vote.page,
+        fileNumber: item.fileNumber, sequence: k + 1, action, actionType,
+        // A shared vote's own text is the block's `The foregoing items were acted upon`: the item's action line says.
+        result: printedResult(shared ? action : vote.rawAction), isFinal, rescindedBy: null, page: vote.page,
         ayes: vote.ayes, noes: vote.noes, absent: vote.absent, excused: vote.excused,
         declaredCounts: vote.declaredCounts, countMismatch: vote.countMismatch, sharedVote: shared,
       };
-      rollCalls.push(rc);
       if (!rule) problems.push({ documentId: doc.id, page: vote.page, kind: 'unclassified-action', detail: `${rc.id}: ${action}` });
       if (vote.countMismatch && !reported.has(vote)) {
         reported.add(vote);
         problems.push({ documentId: doc.id, page: vote.page, kind: 'count-mismatch', detail: `${rc.id}${shared ? ' (shared vote)' : ''}: declared ${JSON.stringify(vote.declaredCounts)}, names ${[vote.ayes, vote.noes, vote.absent, vote.excused].map((a) => a.length).join('/')}` });
       }
+      return rc;
+    });
+    markRescinded(calls);
+    for (const rc of calls) {
+      rollCalls.push(rc);
       for (const position of ['ayes', 'noes', 'absent', 'excused'] as const) {
-        for (const name of vote[position]) {
+        for (const name of rc[position]) {
           const r = resolveName(name, doc.meetingDate, roster, members);
-          if (r.status !== 'resolved') problems.push({ documentId: doc.id, page: vote.page, kind: r.status === 'ambiguous' ? 'ambiguous-name' : 'unresolved-name', detail: `${rc.id}: '${name}'${r.candidates.length ? ` (${r.candidates.map((c) => c.id).join(', ')})` : ''}` });
+          if (r.status !== 'resolved') problems.push({ documentId: doc.id, page: rc.page, kind: r.status === 'ambiguous' ? 'ambiguous-name' : 'unresolved-name', detail: `${rc.id}: '${name}'${r.candidates.length ? ` (${r.candidates.map((c) => c.id).join(', ')})` : ''}` });
           positions.push({
             id: positionId(rc.id, r.id ?? supervisorId(name)), rollCallId: rc.id, itemId: item.id, documentId: doc.id,
-            meetingDate: doc.meetingDate, year, fileNumber: item.fileNumber, page: vote.page,
+            meetingDate: doc.meetingDate, year, fileNumber: item.fileNumber, page: rc.page,
             supervisorId: r.id, nameAsRecorded: name,
             position: position === 'ayes' ? 'aye' : position === 'noes' ? 'no' : position,
-            action, actionType, isFinal,
+            action: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, rescindedBy: rc.rescindedBy,
           });
         }
       }
-    });
+    }
   }
 
   const comments = doc.kind === 'minutes' ? parseComments(doc, year, segments, itemAt) : [];
   return { items, rollCalls, positions, comments, problems };
+}
+
+/** Printed outcomes that say a rescission or reconsideration carried. */
+const CARRIED = new Set<RollCallRecord['result']>(['carried', 'rescinded', 'reconsidered']);
+
+/**
+ * A rescission or reconsideration that carried undoes the item's roll call immediately before it: that vote keeps its
+ * record and action type, names the later one in `rescindedBy` and is no longer final. Carried: a printed outcome that
+ * says so (`The motion carried`, `RESCINDED`, `RECONSIDERED`), or, when no outcome is printed, more ayes than noes.
+ */
+export function markRescinded(calls: RollCallRecord[]): void {
+  for (let k = 1; k < calls.length; k++) {
+    const rc = calls[k];
+    if (rc.actionType !== 'rescission') continue;
+    if (!(CARRIED.has(rc.result) || (rc.result === 'other' && rc.ayes.length > rc.noes.length))) continue;
+    calls[k - 1].rescindedBy = rc.id;
+    calls[k - 1].isFinal = false;
+  }
 }
 
 /** Items of the consent / for-adoption run that ends at segment `end`: back to the last all-caps heading, skipping none that voted alone. */

@@ -46,7 +46,7 @@ meetings AS (
 actions AS (
   SELECT file_number,
     list({meeting_date: meeting_date, document_id: document_id, item_id: item_id, roll_call_id: roll_call_id, sequence: sequence,
-          action: action, action_type: action_type, is_final: is_final, page: page,
+          action: action, action_type: action_type, result: result, is_final: is_final, rescinded_by: rescinded_by, page: page,
           ayes: len(ayes)::INTEGER, noes: len(noes)::INTEGER, absent: len(absent)::INTEGER, excused: len(excused)::INTEGER,
           shared_vote: shared_vote, official_url: official_url} ORDER BY item_id, sequence) AS actions
   FROM roll_calls WHERE file_number IS NOT NULL AND hash(file_number) % ${batches} = ${batch} GROUP BY file_number

@@ -37,7 +37,8 @@ export interface ItemSearchParams extends RollCallFilters {
 const GROUP_KEY = { file: 'i.file_number', matter: 'lower(i.matter)' } as const;
 
 export const ROLL_CALL_COLUMNS = `r.roll_call_id AS id, r.item_id AS "itemId", r.sequence::INTEGER AS sequence, r.action, r.action_type AS "actionType",
-  r.is_final AS "isFinal", r.ayes, r.noes, r.absent, r.excused, r.page::INTEGER AS page, r.shared_vote AS "sharedVote", r.count_mismatch AS "countMismatch"`;
+  r.result, r.is_final AS "isFinal", CAST(regexp_extract(r.rescinded_by, '-v([0-9]+)$', 1) AS INTEGER) AS "rescindedBy",
+  r.ayes, r.noes, r.absent, r.excused, r.page::INTEGER AS page, r.shared_vote AS "sharedVote", r.count_mismatch AS "countMismatch"`;
 
 const ITEM_COLUMNS = `i.item_id AS id, i.document_id AS "documentId", strftime(i.meeting_date, '%Y-%m-%d') AS "meetingDate", i.year::INTEGER AS year,
   i.kind, i.file_number AS "fileNumber", i.title, i.sponsors, i.long_title AS "longTitle", i.matter, i.item_type AS "itemType",

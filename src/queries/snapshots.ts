@@ -59,7 +59,7 @@ export const ENTITIES: Entity[] = [
     ...snapshotEntity('recorded-positions'),
     description: 'One record per supervisor per roll call: the recorded name, the reconciled supervisor, the position and the action voted on',
     columns: () => `t.position_id, t.roll_call_id, t.item_id, t.document_id, t.meeting_date, t.year::INTEGER AS year, t.file_number,
-      t.page::INTEGER AS page, t.supervisor_id, t.name_as_recorded, t.position, t.action, t.action_type, t.is_final`,
+      t.page::INTEGER AS page, t.supervisor_id, t.name_as_recorded, t.position, t.action, t.action_type, t.is_final, t.rescinded_by`,
   },
   {
     ...snapshotEntity('legislative-files'),

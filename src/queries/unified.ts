@@ -29,7 +29,7 @@ export interface UnifiedParams extends PageSearchParams {
 type Row = Record<string, any>;
 
 const latest = (rollCalls: Row[]) => rollCalls[rollCalls.length - 1];
-const compactRollCall = (rc: Row) => ({ sequence: rc.sequence, action: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, ayes: rc.ayes, noes: rc.noes, absent: rc.absent, excused: rc.excused });
+const compactRollCall = (rc: Row) => ({ sequence: rc.sequence, action: rc.action, actionType: rc.actionType, result: rc.result, isFinal: rc.isFinal, rescindedBy: rc.rescindedBy, ayes: rc.ayes, noes: rc.noes, absent: rc.absent, excused: rc.excused });
 
 /** Votes need a legislative record: with a supervisor, position, final, actionType or result filter, pages and comments are left out. */
 export const voteFiltered = (p: UnifiedParams) => Boolean(p.supervisor || p.position || p.final || p.actionType || p.result);

@@ -63,7 +63,7 @@ export function tally(rc: AnyRecord): string {
 }
 
 export function rollCallLines(rollCalls: AnyRecord[], indent = '   '): string[] {
-  return rollCalls.map((rc) => `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}): ${oneLine(rc.action)} — ${tally(rc)}`);
+  return rollCalls.map((rc) => `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}${rc.rescindedBy ? `, rescinded by vote ${rc.rescindedBy}` : ''}): ${oneLine(rc.action)} — ${tally(rc)}${rc.result ? ` — result: ${rc.result}` : ''}`);
 }
 
 export function itemsMarkdown(body: AnyRecord): string {
