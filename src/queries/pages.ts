@@ -67,7 +67,7 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
       markdownUrl: links.page(id, true),
       officialUrl: officialPageUrl(doc.officialUrl, page),
       page,
-      snippet: snippet(texts.get(id) ?? '', ranked.query.terms),
+      snippet: snippet(texts.get(id) ?? '', ranked.query),
       score: retrieval.used === 'hybrid' ? score : round(score),
     };
   });
