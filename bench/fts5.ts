@@ -1,7 +1,9 @@
 // The reference engine: SQLite FTS5 with bm25() over the same indexed page texts as the release, built from the
 // release's pages Parquet. Tokenizer as close to core/text/analysis.ts as FTS5 allows: porter over unicode61 with
 // diacritics removed (digits are kept by unicode61), and digit groups joined in the text beforehand
-// (`$2,237,020` → `2237020`) as the analyser does. FTS5 keeps stopwords (in document length and as terms) and uses
+// (`$2,237,020` → `2237020`) as the analyser does. Both index stopwords with their positions, so a quoted phrase
+// matches alike, stopwords included (FTS5 stems them, ours keeps them as printed: only `"does"`-like stopwords differ).
+// FTS5 also scores stopwords and counts them in document length where ours does neither, and uses
 // idf = ln((N - n + 0.5) / (n + 0.5)) floored near zero where ours adds 1 inside log10, so common-term rankings differ.
 import Database from 'better-sqlite3';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -34,7 +36,10 @@ export async function buildFts(releaseDir: string, file: string): Promise<{ db: 
   return { db, pages: rows.length, ms: performance.now() - started };
 }
 
-/** Our query syntax (words OR'ed, `"quoted phrases"` required) as an FTS5 MATCH expression; stopwords dropped. */
+/**
+ * Our query syntax (words OR'ed, `"quoted phrases"` required) as an FTS5 MATCH expression: stopwords dropped outside
+ * quotes, a phrase passed whole, stopwords included, as ours matches it.
+ */
 export function ftsMatch(q: string): string {
   const parts: string[] = [];
   const phrases: string[] = [];

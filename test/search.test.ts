@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
 import { readCorpus } from '../pipelines/sources.ts';
-import { parseQuery, terms } from '../core/text/analysis.ts';
+import { indexTerms, isStopTerm, parseQuery, phraseText, terms } from '../core/text/analysis.ts';
+import { analyse } from '../pipelines/index/bm25.ts';
+import { snippet } from '../src/queries/snippet.ts';
 import { CORPUS, expectRefusal, FIXTURE_LAKE, get, getValid, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();
@@ -46,6 +48,35 @@ t.test('a quoted phrase matches as a phrase', async (t) => {
   t.same(phrase.interpretedQueries, ['live roof', '"live roof"']);
 });
 
+t.test('text analysis: stopwords are positions for phrases and never scored terms', async (t) => {
+  const text = 'NOT ADOPTED by the following vote';
+  t.same(indexTerms(text), ['NOT', 'adopt', 'BY', 'THE', 'follow', 'vote'], 'every word in order, stopwords in capitals');
+  t.same(terms(text), ['adopt', 'follow', 'vote'], 'the scored terms leave stopwords out');
+  t.same(indexTerms('does dos'), ['DOES', 'do'], 'a stopword never shares a term with a word that stems to it');
+  t.same([isStopTerm('NOT'), isStopTerm('not'), isStopTerm('do'), isStopTerm('160965')], [true, false, false, false]);
+  t.same(parseQuery('not adopted'), { terms: ['adopt'], phrases: [] }, 'unquoted: stopwords dropped');
+  t.same(parseQuery('"not adopted"'), { terms: ['adopt'], phrases: [['NOT', 'adopt']] }, 'quoted: kept in the phrase, not scored');
+  t.same(parseQuery('"public convenience or necessity" permit'), {
+    terms: ['public', 'conveni', 'necess', 'permit'], phrases: [['public', 'conveni', 'OR', 'necess']],
+  });
+  t.same(parseQuery('"to be"'), { terms: [], phrases: [['TO', 'BE']] }, 'a phrase of stopwords alone');
+  t.same(parseQuery('"not"'), { terms: [], phrases: [['NOT']] }, 'a lone quoted stopword must be present');
+  t.same(parseQuery('"housing" roof'), { terms: ['hous', 'roof'], phrases: [] }, 'a lone quoted word is a term, as before');
+  t.same(parseQuery('"unbalanced not adopted'), { terms: ['unbalanc', 'adopt'], phrases: [] }, 'an unbalanced quote is plain text');
+  t.equal(phraseText(['NOT', 'adopt']), '"not adopt"');
+
+  // The index: positions count every word, doclen only the scored ones.
+  const { head } = analyse({ doc_id: 'd', year: 2016, kind: 'agenda', text: 'public convenience, necessity and public convenience or necessity' });
+  const row = JSON.parse(`${head}}`);
+  t.equal(row.doclen, 6, 'doclen counts the six scored words');
+  t.same(Object.fromEntries(row.postings.map((p: any) => [p.t, p.p])), { public: [0, 4], conveni: [1, 5], necess: [2, 7], AND: [3], OR: [6] });
+
+  // A snippet marks a phrase where it is printed, its stopwords too, and a scored word wherever it is.
+  const s = snippet('The Board did not vote. Item 5 was adopted. Item 6 was NOT ADOPTED by the following vote.', parseQuery('"not adopted"'));
+  t.equal(s, 'The Board did not vote. Item 5 was **adopted.** Item 6 was **NOT** **ADOPTED** by the following vote.');
+  t.equal(snippet('did not vote, adopted', parseQuery('not adopted')), 'did not vote, **adopted**', 'unquoted: no stopword marked');
+});
+
 t.test('no empty term is ever indexed or queried: a lone "s" stays a term, "U.S. Bank" finds its page', async (t) => {
   for (const text of ['s', 'S', 'U.S. Bank', 'Supervisor(s)', 'the s', "’s"]) t.notOk(terms(text).includes(''), `${JSON.stringify(text)} → ${JSON.stringify(terms(text))}`);
   t.same(terms('U.S. Bank'), ['u', 's', 'bank']);
@@ -61,6 +92,76 @@ t.test('no empty term is ever indexed or queried: a lone "s" stays a term, "U.S.
   t.match(body.results[0]?.snippet, /\*\*U\.S\.\*\* \*\*Bank\*\*/);
   const loose = await search('q=U.S.%20Bank&limit=50');
   t.ok(loose.results.some((r: any) => r.id === '2020-09-15-agenda-p16'), 'unquoted too');
+});
+
+t.test('a quoted phrase keeps its stopwords: "not adopted" is the 2016-11-01 resolution 161169', async (t) => {
+  const items = (qs: string) => getValid(t, `${running.url}/api/items?${qs}`, 'item-search-response.json');
+  const body = await items(`q=${encodeURIComponent('"not adopted"')}&limit=50`);
+  t.same(body.interpretedQueries, ['adopt', '"not adopt"']);
+  t.same(body.results.map((r: any) => r.id), ['2016-11-01-minutes-161169'], 'the one item printed NOT ADOPTED');
+  t.match(body.results[0].snippet, /\*\*NOT\*\* \*\*ADOPTED\*\*/, 'the snippet marks the phrase, its stopword too');
+  const record = await api(new URL(body.results[0].transcriptUrl).pathname);
+  t.match(record.json.text, /NOT ADOPTED by the following vote/);
+  const loose = await items(`q=${encodeURIComponent('not adopted')}&limit=50`);
+  t.ok(loose.total > 100, `unquoted, "not" is dropped: every item that says adopted (${loose.total})`);
+
+  const pages = await search(`q=${encodeURIComponent('"not adopted"')}&limit=50`);
+  t.equal(pages.results[0]?.id, '2016-11-01-minutes-p17', 'the minutes page first');
+  t.ok(pages.total > 0 && pages.total < 10, `a handful of pages (${pages.total})`);
+  for (const r of pages.results) {
+    const page = await api(new URL(r.transcriptUrl).pathname);
+    t.match(page.json.text.replace(/\s+/g, ' '), /\bnot adopt/i, `${r.id} prints "not" right before adopt…`);
+  }
+});
+
+t.test('"public convenience or necessity" matches neither ", necessity" nor "and necessity"', async (t) => {
+  const items = (qs: string) => getValid(t, `${running.url}/api/items?${qs}`, 'item-search-response.json');
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  // What the fixture prints, read from its text: the three forms of the phrase
+  const printed = async (table: string, id: string, re: string) => (await db.runAndReadAll(
+    `SELECT ${id} FROM read_parquet('${join(FIXTURE_LAKE, 'current', table)}/*/*.parquet') WHERE regexp_matches(text, '(?i)\\bpublic\\s+convenience${re}\\s+necessity\\b') ORDER BY 1`)).getRows().map(([x]) => String(x));
+  const forms = { or: '\\s+or', comma: ',', and: '\\s+and' };
+  for (const [table, id, query] of [['items', 'item_id', items], ['pages', 'page_id', search]] as const) {
+    const expected = { or: await printed(table, id, forms.or), comma: await printed(table, id, forms.comma), and: await printed(table, id, forms.and) };
+    t.ok(expected.or.length > 10 && expected.comma.length > 10 && expected.and.length === 2, `${table}: the fixture prints all three forms (${expected.or.length}, ${expected.comma.length}, ${expected.and.length})`);
+    for (const [form, phrase] of [['or', 'public convenience or necessity'], ['comma', 'public convenience, necessity'], ['and', 'public convenience and necessity']] as const) {
+      const body = await query(`q=${encodeURIComponent(`"${phrase}"`)}&limit=50`);
+      t.equal(body.total, expected[form].length, `${table} "${phrase}": as many as print it (${body.total})`);
+      const ids = body.results.map((r: any) => r.id);
+      t.same(ids.filter((id: string) => !expected[form].includes(id)), [], `${table} "${phrase}": nothing that lacks it`);
+    }
+  }
+  const phrase = await search(`q=${encodeURIComponent('"public convenience or necessity"')}&limit=50`);
+  t.match(phrase.results[0].snippet, /\*\*public\*\* \*\*convenience\*\* \*\*or\*\* \*\*necessity\*\*/);
+  // The phrase filters; it does not change a page's score (its "or" adds nothing)
+  const loose = await search(`q=${encodeURIComponent('public convenience or necessity')}&limit=50`);
+  const looseScore = new Map(loose.results.map((r: any) => [r.id, r.score]));
+  for (const r of phrase.results) if (looseScore.has(r.id)) t.equal(r.score, looseScore.get(r.id), `${r.id}: the same score quoted or not`);
+});
+
+t.test('a phrase of stopwords alone matches, with score 0', async (t) => {
+  const body = await search(`q=${encodeURIComponent('"to be"')}&limit=5`);
+  t.same(body.interpretedQueries, ['"to be"']);
+  t.ok(body.total > 100, `many pages say "to be" (${body.total})`);
+  for (const r of body.results) {
+    t.equal(r.score, 0);
+    t.match(r.snippet, /\*\*to\*\* \*\*be\*\*/i, `${r.id}: the snippet marks it`);
+  }
+  t.equal((await search(`q=${encodeURIComponent('to be')}`)).total, 0, 'unquoted, stopwords alone find nothing');
+});
+
+t.test('unquoted queries rank exactly as before stopwords were indexed', async (t) => {
+  // Captured from the analysis-v3 release of this fixture: top results, scores and totals.
+  const before: Record<string, [number, [string, number][]]> = {
+    'not adopted': [449, [['2016-12-13-agenda-p29', 0.6053], ['2017-07-25-agenda-p24', 0.6007], ['2017-07-11-agenda-p22', 0.5971], ['2017-01-24-agenda-p22', 0.5922], ['2017-09-19-agenda-p15', 0.5922], ['2020-09-15-agenda-p30', 0.5921], ['2016-11-15-agenda-p20', 0.5919], ['2017-05-23-agenda-p17', 0.5906]]],
+    'public convenience or necessity': [645, [['2017-05-16-agenda-p15', 3.3016], ['2017-01-31-agenda-p9', 3.124], ['2017-04-04-agenda-p9', 3.045], ['2017-05-02-agenda-p8', 3.0078], ['2016-12-13-agenda-p25', 2.9959], ['2017-01-31-agenda-p11', 2.9894], ['2016-11-29-agenda-p12', 2.9865], ['2017-05-09-agenda-p8', 2.9667]]],
+    'the budget and appropriation': [334, [['2017-06-06-agenda-p9', 2.7555], ['2017-06-20-agenda-p7', 2.7211], ['2017-07-18-agenda-p5', 2.6772], ['2017-07-25-agenda-p9', 2.6741], ['2017-07-11-agenda-p11', 2.6277], ['2020-09-15-agenda-p11', 2.6243], ['2017-06-13-agenda-p8', 2.5723], ['2017-05-23-agenda-p7', 2.5501]]],
+    'roof housing transit budget': [398, [['2016-11-01-minutes-p4', 3.5871], ['2016-11-01-agenda-p5', 3.3603], ['2020-09-15-agenda-p17', 3.2296], ['2017-03-14-agenda-p5', 3.0705], ['2017-06-20-agenda-p4', 2.9733], ['2017-03-07-agenda-p16', 2.8879], ['2017-06-06-agenda-p15', 2.8812], ['2017-06-13-agenda-p8', 2.8763]]],
+  };
+  for (const [q, [total, top]] of Object.entries(before)) {
+    const body = await search(`q=${encodeURIComponent(q)}&limit=8`);
+    t.same([body.total, body.results.map((r: any) => [r.id, r.score])], [total, top], `"${q}": the same ${total} pages, order and scores`);
+  }
 });
 
 t.test('a bare file number ranks the pages holding it first', async (t) => {
@@ -219,8 +320,10 @@ t.test('postings split into many parts rank exactly as in one: every query term 
   t.ok(parts > 50, `the page postings are in ${parts} parts`);
   t.equal(whole.manifest.tables.page_postings.files.length, 1, 'the fixture keeps them in one');
   const range = { from: 2012, to: 2026 };
-  // first and last terms of the dictionary, digits, a multi-term query across parts, a phrase, a word in no document
-  const queries = ['aaron', 'zoning', '161169', 'roof housing transit budget', '"public comment"', 'émigré', 'zzzzzz', '0'];
+  // first and last terms of the dictionary, digits, a multi-term query across parts, a phrase, a word in no document,
+  // phrases with stopwords (their terms sort apart from the words', in parts of their own)
+  const queries = ['aaron', 'zoning', '161169', 'roof housing transit budget', '"public comment"', 'émigré', 'zzzzzz', '0',
+    '"not adopted"', '"public convenience or necessity"', '"to be"', '"of the" housing'];
   for (const q of queries) {
     const a = await rankPages(small, { q, limit: 20, ...range });
     const b = await rankPages(whole, { q, limit: 20, ...range });

@@ -1,12 +1,16 @@
 // Text analysis shared by the pipeline (indexing) and the server (querying), so both always agree.
 // Mirrors DuckDB fts defaults (lower-case, accents stripped, Snowball porter stemmer, English stopwords)
-// except that digits are kept: people search for file numbers, street numbers and years.
+// except that digits are kept: people search for file numbers, street numbers and years, and that stopwords are
+// indexed too, for phrases only: every word has a position, a stopword is a term of its own (the word in capitals)
+// that scores nothing, so `"not adopted"` needs "not" right before "adopted" while an unquoted query drops stopwords.
 import snowball from 'snowball-stemmers';
 
 export const ANALYSIS = {
-  version: 'analysis-v3',
+  version: 'analysis-v4',
   stemmer: 'snowball-porter',
   stopwords: 'snowball-english',
+  /** Stopwords are indexed as their words in capitals, with positions, for phrases only: idf 0, not in doclen. */
+  stopwordTerms: 'upper-case, phrases only',
   lowercase: true,
   stripAccents: true,
   keepDigits: true,
@@ -57,7 +61,30 @@ export function words(text: string): string[] {
   return normalize(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
 }
 
-/** Index terms in order: words minus stopwords, stemmed. Used for postings and for phrase matching. */
+/**
+ * A stopword's index term: the word in capitals. Stems are lower-case, so it never merges with a content word's
+ * postings (`dos` stems to `do`, a stopword; `does` to `doe`, a name).
+ */
+const stopTerm = (word: string): string => word.toUpperCase();
+
+/** Whether an index term is a stopword's (see stopTerm): it has a position, for phrases, and scores nothing. */
+export const isStopTerm = (term: string): boolean => /^[A-Z]+$/.test(term);
+
+/** isStopTerm as a DuckDB expression over a VARCHAR column (the index build gives stop terms idf 0 with it). */
+export const isStopTermSql = (column: string): string => `regexp_full_match(${column}, '[A-Z]+')`;
+
+/** The index term of one word: its stem, or a stopword's term. */
+const indexTerm = (w: string): string => (STOPWORDS.has(w) ? stopTerm(w) : stem(w));
+
+/**
+ * Every word's index term, in order (stems, and stopwords as stop terms): what the index stores, one position per
+ * word, so a phrase's words are adjacent exactly where they are printed next to each other.
+ */
+export function indexTerms(text: string): string[] {
+  return words(text).map(indexTerm);
+}
+
+/** The terms that score, in order: words minus stopwords, stemmed (BM25, document length, embeddings). */
 export function terms(text: string): string[] {
   const out: string[] = [];
   for (const w of words(text)) if (!STOPWORDS.has(w)) out.push(stem(w));
@@ -66,11 +93,11 @@ export function terms(text: string): string[] {
 
 const tokenTermsCache = new Map<string, readonly string[]>();
 
-/** The index terms of one whitespace-delimited token, cached: a snippet analyses every token of the texts it shows. */
+/** The index terms of one whitespace-delimited token (indexTerms), cached: a snippet analyses every token it shows. */
 export function tokenTerms(token: string): readonly string[] {
   let t = tokenTermsCache.get(token);
   if (t === undefined) {
-    t = terms(token);
+    t = indexTerms(token);
     if (tokenTermsCache.size > 200_000) tokenTermsCache.clear();
     tokenTermsCache.set(token, t);
   }
@@ -78,22 +105,33 @@ export function tokenTerms(token: string): readonly string[] {
 }
 
 export interface ParsedQuery {
-  /** Distinct terms to score, in first-seen order. */
+  /** Distinct terms to score, in first-seen order: the query's words minus stopwords, quoted or not. */
   terms: string[];
-  /** Quoted phrases, each as its term sequence (only phrases of two or more terms constrain matching). */
+  /**
+   * Quoted phrases that constrain matching, each as its index terms in order, stopwords included (indexTerms): those
+   * of two or more words, and a lone quoted stopword (a lone content word is one of `terms` already).
+   */
   phrases: string[][];
 }
 
-/** Splits a user query into scored terms and quoted phrases; an unbalanced quote reads as plain text. */
+/**
+ * Splits a user query into scored terms and quoted phrases; an unbalanced quote reads as plain text. Stopwords never
+ * score, quoted or not, so a phrase query ranks its matches as the same words unquoted would.
+ */
 export function parseQuery(q: string): ParsedQuery {
   const phrases: string[][] = [];
   const quoted = /"([^"]*)"/g;
   for (const m of q.matchAll(quoted)) {
-    const t = terms(m[1]);
-    if (t.length > 1) phrases.push(t);
+    const t = indexTerms(m[1]);
+    if (t.length > 1 || (t.length === 1 && isStopTerm(t[0]))) phrases.push(t);
   }
   const all = terms(q.replace(/"/g, ' '));
   return { terms: [...new Set(all)], phrases };
+}
+
+/** A phrase as people read it: its terms, stopwords in lower case (`"not adopt"`). */
+export function phraseText(phrase: readonly string[]): string {
+  return `"${phrase.map((t) => (isStopTerm(t) ? t.toLowerCase() : t)).join(' ')}"`;
 }
 
 /** Levenshtein distance between two words (typo-tolerant name matching, closest-name suggestions). */

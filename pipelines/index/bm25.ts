@@ -1,14 +1,15 @@
 // BM25 index tables for one text collection (pages, items or comments), computed in DuckDB from analysed terms.
 // Each posting stores its precomputed impact (idf × saturated tf with length normalisation): all of it is static
 // per release, so ranking at query time is a sum over the query terms' postings. Postings also keep the term's
-// positions, so a quoted phrase is checked on the postings of its own words. A text store beside the tables lets the
-// server read a few documents' text for snippets without decoding whole Parquet row groups.
+// positions, so a quoted phrase is checked on the postings of its own words; stopwords have postings too, for
+// phrases, with idf and impact 0 and outside the document length, so they change no score. A text store beside the
+// tables lets the server read a few documents' text for snippets without decoding whole Parquet row groups.
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { indexTable, textStoreFile, type Collection } from '../../core/lake/format.ts';
-import { ANALYSIS, terms } from '../../core/text/analysis.ts';
+import { ANALYSIS, indexTerms, isStopTerm, isStopTermSql } from '../../core/text/analysis.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
 import { copyOut, loadNdjson } from '../store/tables.ts';
 
@@ -29,18 +30,22 @@ const SOURCE_COLUMNS = {
 };
 
 /**
- * A document's terms grouped here, one document at a time: each distinct term `t` with its positions `p` in the term
- * sequence (so tf = len(p)). Grouping all documents' terms in DuckDB instead (GROUP BY doc_id, term with a list
- * aggregate) held every group's list in memory at once and ran out of memory beyond SCALE=1.
+ * A document's terms grouped here, one document at a time: each distinct term `t` with its positions `p` in the
+ * document's words (every word counts, stopwords included, so tf = len(p)); `doclen` counts the words that score.
+ * Grouping all documents' terms in DuckDB instead (GROUP BY doc_id, term with a list aggregate) held every group's
+ * list in memory at once and ran out of memory beyond SCALE=1.
  */
 export function analyse(d: IndexDoc): AnalysedDoc {
   // A copy of exactly its bytes: the deflated result sits in a larger buffer, which a copy to another thread would carry.
   const text = new Uint8Array(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
-  const sequence = terms(d.text);
   const positions = new Map<string, number[]>();
-  sequence.forEach((term, i) => (positions.get(term) ?? positions.set(term, []).get(term)!).push(i));
+  let doclen = 0;
+  indexTerms(d.text).forEach((term, i) => {
+    (positions.get(term) ?? positions.set(term, []).get(term)!).push(i);
+    if (!isStopTerm(term)) doclen++;
+  });
   const postings = [...positions].map(([t, p]) => ({ t, p }));
-  const row = JSON.stringify({ doc_id: d.doc_id, year: d.year, kind: d.kind, doclen: sequence.length, postings, text_bytes: text.length });
+  const row = JSON.stringify({ doc_id: d.doc_id, year: d.year, kind: d.kind, doclen, postings, text_bytes: text.length });
   return { head: row.slice(0, -1), text };
 }
 
@@ -94,7 +99,8 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
     CREATE OR REPLACE TABLE ${termsTable} AS
       SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${partPostings})::INTEGER AS part
       FROM (SELECT term, count(*)::INTEGER AS df,
-                   log((((SELECT num_docs FROM ${statsTable}) - count(*) + 0.5) / (count(*) + 0.5)) + 1) AS idf
+                   CASE WHEN ${isStopTermSql('term')} THEN 0
+                        ELSE log((((SELECT num_docs FROM ${statsTable}) - count(*) + 0.5) / (count(*) + 0.5)) + 1) END::DOUBLE AS idf
             FROM ${name}_tf GROUP BY term);
     CREATE OR REPLACE TABLE ${docsTable} AS
       SELECT doc_id, year, kind, doclen,

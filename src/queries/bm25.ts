@@ -4,25 +4,27 @@ import { join } from 'node:path';
 import { indexTable, POSTINGS_PART, type Collection } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import type { Release } from '../lake/release.ts';
-import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
+import { parseQuery, phraseText, type ParsedQuery } from '../../core/text/analysis.ts';
 import type { Params } from './sql.ts';
 
 export interface Matches {
   /** `SELECT doc_id, score FROM …`: every matching document of the collection (its values added to the caller's Params). */
   sql: string;
   query: ParsedQuery;
-  /** No term survived analysis (only stopwords or punctuation), or the year range is empty: nothing can match. */
+  /** No term or phrase survived analysis (unquoted stopwords only, or punctuation), or the year range is empty. */
   empty: boolean;
 }
 
 export async function bm25(release: Release, q: Params, collection: Collection, text: string, years: { from: number; to: number }, kind?: string): Promise<Matches> {
   const query = parseQuery(text);
+  // The scored terms and every phrase's words: a phrase's stopwords are read for their positions and score 0 (impact 0).
+  const read = [...new Set([...query.terms, ...query.phrases.flat()])];
   // Equalities joined by OR, not IN: DuckDB prunes row groups of the term-sorted postings on each value, not on the list's min–max.
-  let where = `(${query.terms.map((t) => `term = ${q.add(t)}`).join(' OR ') || 'false'}) AND year BETWEEN ${q.add(years.from)} AND ${q.add(years.to)}`;
+  let where = `(${read.map((t) => `term = ${q.add(t)}`).join(' OR ') || 'false'}) AND year BETWEEN ${q.add(years.from)} AND ${q.add(years.to)}`;
   if (kind) where += ` AND kind = ${q.add(kind)}`;
   const having = query.phrases.map((phrase) => `len(${phrasePositions(phrase, q)}) > 0`);
-  const sql = `SELECT doc_id, sum(impact) AS score FROM ${await postingsOf(release, collection, query.terms)} WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
-  return { sql, query, empty: query.terms.length === 0 || years.from > years.to };
+  const sql = `SELECT doc_id, sum(impact) AS score FROM ${await postingsOf(release, collection, read)} WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
+  return { sql, query, empty: read.length === 0 || years.from > years.to };
 }
 
 /** A collection's postings part files, by the first term each holds (UTF-8 byte order: DuckDB's order of VARCHAR). */
@@ -60,6 +62,8 @@ function partIndex(first: Buffer[], term: Buffer): number {
 /**
  * A document's start positions of the phrase, from the postings of its terms already grouped per document: the first
  * term's positions, shifted by one and intersected with the next term's, and so on (empty or NULL: no match).
+ * Positions count every word, stopwords included, so `"public convenience or necessity"` needs its `or` in place
+ * and a phrase of stopwords alone (`"to be"`) matches too.
  */
 function phrasePositions(phrase: string[], q: Params): string {
   const positionsOf = (term: string) => `any_value(positions) FILTER (WHERE term = ${q.add(term)})`;
@@ -69,7 +73,7 @@ function phrasePositions(phrase: string[], q: Params): string {
 }
 
 export function interpreted(query: ParsedQuery): string[] {
-  return [query.terms.join(' '), ...query.phrases.map((p) => `"${p.join(' ')}"`)].filter((s) => s.length > 0);
+  return [query.terms.join(' '), ...query.phrases.map(phraseText)].filter((s) => s.length > 0);
 }
 
 export const round = (x: number) => Math.round(x * 10000) / 10000;

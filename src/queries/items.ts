@@ -145,7 +145,7 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
       meetingUrl: links.meeting(item.meetingDate),
       startPage: item.startPage,
       endPage: item.endPage,
-      snippet: snippet(texts.get(item.id) ?? '', m.query.terms),
+      snippet: snippet(texts.get(item.id) ?? '', m.query),
       score: round(Number(r.score)),
       groupCount: Number(r.group_count),
       extracted: extracted(item),

@@ -73,7 +73,7 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
       officialUrl: officialPageUrl(doc.officialUrl, page),
       page,
       meetingUrl: links.meeting(doc.meetingDate),
-      snippet: snippet(texts.get(id) ?? '', ranked.query.terms),
+      snippet: snippet(texts.get(id) ?? '', ranked.query),
       score: retrieval.used === 'hybrid' ? score : round(score),
     };
   });
