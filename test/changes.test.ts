@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { sha256Of } from '../core/lake/format.ts';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
 import { get, schemaErrors, testConfig } from './fixture.ts';
@@ -125,6 +126,21 @@ t.test('a changed corpus yields exactly its changes; the first release\'s change
   const manifest = JSON.parse(await readFile(join(b.dir, 'manifest.json'), 'utf8'));
   t.equal(manifest.previousRelease, a.releaseId);
   t.same(manifest.changes, { insert: fresh.filter((c) => c.operation === 'insert').length, update: fresh.filter((c) => c.operation === 'update').length, delete: fresh.filter((c) => c.operation === 'delete').length, carried: feedA.length });
+
+  // An agent asks what changed between the last two releases: list_releases, then read_changes from where it starts.
+  const client = new Client({ name: 'changes-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/api/mcp`)));
+  t.teardown(() => client.close());
+  const releases = ((await client.callTool({ name: 'list_releases', arguments: {} })) as any).structuredContent;
+  const [latest, prior] = releases.releases;
+  t.match(latest, { release: b.releaseId, current: true, previousRelease: a.releaseId, changes: { insert: manifest.changes.insert, update: manifest.changes.update, delete: manifest.changes.delete } });
+  t.equal(prior.release, a.releaseId, 'the release before it, second');
+  const changed = (await client.callTool({ name: 'read_changes', arguments: { cursor: feedA.length, limit: 1000 } })) as any;
+  const got = changed.structuredContent.changes.map((c: any) => `${c.operation} ${c.id}`);
+  t.ok(got.length > 0, `${got.length} of its ${fresh.length} changes fit the token budget`);
+  t.same(got, fresh.slice(0, got.length).map((c) => `${c.operation} ${c.id}`), 'read_changes from the release\'s first sequence: its changes, in order');
+  if (got.length < fresh.length) t.match(changed.structuredContent, { hasMore: true, trimmed: [{ path: 'changes' }] }, 'and says how to get the rest');
+  t.match(changed.content[0].text, /- #\d+ (insert|update|delete) documents `2016-11-\d\d-agenda`/);
 });
 
 t.test('feed parameters', async (t) => {

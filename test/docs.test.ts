@@ -24,14 +24,18 @@ t.test('every configuration variable is in README.md', async (t) => {
 
 t.test('every MCP tool is in README.md', async (t) => {
   const readme = read('README.md');
-  t.equal(tools.length, 9);
+  t.equal(tools.length, 13);
   for (const tool of tools) t.ok(mentions(readme, tool.name), `${tool.name} is documented`);
 });
 
 t.test("every lake column is in its table's section of lake/README.md", async (t) => {
   const sections = new Map<string, string>();
   for (const part of read('lake/README.md').split(/^## /m).slice(1)) sections.set(part.split(/\s/)[0], part);
-  const tables: Record<string, Record<string, string>> = { ...COLUMNS, coverage: COVERAGE_COLUMNS, changes: CHANGE_COLUMNS };
+  const tables: Record<string, Record<string, string>> = {
+    ...COLUMNS,
+    coverage: COVERAGE_COLUMNS,
+    changes: CHANGE_COLUMNS,
+  };
   for (const [table, columns] of Object.entries(tables)) {
     const section = sections.get(table);
     t.ok(section, `lake/README.md has a section ## ${table}`);

@@ -194,7 +194,7 @@ for (const { version, mode } of MODES) {
       t.equal(text(missing), `no record 'no-such-record' in release ${health.release}`);
       const badUrl = await call('get_record', { url: 'https://example.org/somewhere' });
       t.equal(badUrl.isError, true);
-      t.match(text(badUrl), /url must be a record's transcriptUrl or markdownUrl/);
+      t.match(text(badUrl), /url must be a record URL of this service/);
     });
   });
 }

@@ -34,7 +34,7 @@ t.test('kind and year filter', async (t) => {
   t.ok(y2017.results.every((r: any) => r.year === 2017 && r.meetingDate.startsWith('2017-')), 'only 2017');
   const all = await search('q=housing');
   t.ok(all.total > y2017.total, 'the year filter narrows the total');
-  t.same(y2017.filters, { year: 2017, from: 2017, to: 2017, kind: null });
+  t.same(y2017.filters, { year: 2017, from: 2017, to: 2017, kind: null, date: null });
 });
 
 t.test('a quoted phrase matches as a phrase', async (t) => {
@@ -332,7 +332,7 @@ t.test('postings split into many parts rank exactly as in one: every query term 
     t.same(shown(a), shown(b), `pages "${q}": the same ${b.ids.length} results and scores`);
     t.equal(a.total, b.total, `pages "${q}": total ${b.total}`);
   }
-  const urls = { item: (id: string) => id } as never;
+  const urls = { item: (id: string) => id, meeting: (date: string) => date } as never;
   const items = (r: typeof small) => searchItems(r, urls, { q: 'housing affordable', final: false, groupBy: 'none', from: 2012, to: 2026, limit: 20 });
   t.same((await items(small)).results.map((r) => [r.id, r.score]), (await items(whole)).results.map((r) => [r.id, r.score]), 'items: the same ranking');
 });

@@ -20,6 +20,9 @@ interface Shape {
   name: string;
   corpus: () => Promise<string>;
   documents: number;
+  /** Meetings it holds a document of, and of those the ones with minutes. */
+  meetings: number;
+  minutes: number;
   /** Whether the shape's documents record roll calls and public comment. */
   votes: boolean;
   comments: boolean;
@@ -35,23 +38,23 @@ interface Shape {
 const SHAPES: Shape[] = [
   {
     name: 'agendas only', corpus: () => makeCorpus(['bag110116_agenda.pdf', 'bag111516_agenda.pdf', 'bag011017_agenda.pdf']),
-    documents: 3, votes: false, comments: false, synthetic: false, voter: 'Aaron Peskin', q: 'housing', fileNumber: '160965', years: [2016, 2017],
+    meetings: 3, minutes: 0, documents: 3, votes: false, comments: false, synthetic: false, voter: 'Aaron Peskin', q: 'housing', fileNumber: '160965', years: [2016, 2017],
   },
   {
     name: 'minutes only', corpus: () => makeCorpus(['bag110116_minutes.pdf']),
-    documents: 1, votes: true, comments: true, synthetic: false, voter: 'Aaron Peskin', q: 'housing', fileNumber: '160965', years: [2016],
+    meetings: 1, minutes: 1, documents: 1, votes: true, comments: true, synthetic: false, voter: 'Aaron Peskin', q: 'housing', fileNumber: '160965', years: [2016],
   },
   {
     name: 'minutes without public comment', corpus: minutesWithoutComment,
-    documents: 1, votes: true, comments: false, synthetic: true, voter: 'Aaron Peskin', q: 'housing', fileNumber: '160965', years: [2016],
+    meetings: 1, minutes: 1, documents: 1, votes: true, comments: false, synthetic: true, voter: 'Aaron Peskin', q: 'housing', fileNumber: '160965', years: [2016],
   },
   {
     name: 'a single document', corpus: () => makeCorpus(['bag033120_agenda.pdf']),
-    documents: 1, votes: false, comments: false, synthetic: false, voter: 'Aaron Peskin', q: 'health', years: [2020],
+    meetings: 1, minutes: 0, documents: 1, votes: false, comments: false, synthetic: false, voter: 'Aaron Peskin', q: 'health', years: [2020],
   },
   {
     name: 'a synthetic year with no real documents', corpus: () => syntheticYear(2014, 2),
-    documents: 4, votes: true, comments: true, synthetic: true, voter: 'Jane Kim', q: 'housing', years: [2014],
+    meetings: 2, minutes: 2, documents: 4, votes: true, comments: true, synthetic: true, voter: 'Jane Kim', q: 'housing', years: [2014],
   },
 ];
 
@@ -111,9 +114,10 @@ for (const shape of SHAPES) {
       t.match(health.json, { status: 'ok', release: built.releaseId, documents: shape.documents, preview: shape.synthetic });
       const releases = await hit(t, '/api/releases', '/api/releases');
       t.equal(releases.json.current, built.releaseId);
+      await hit(t, '/api/releases', '/api/releases.md', 200, true);
       const manifest = await call(t, base, `/api/releases/${built.releaseId}/files/manifest.json`, null);
       const tables = Object.keys(manifest.json.tables);
-      for (const table of [...Object.keys(COLUMNS), 'legislative_files', 'changes', 'page_embeddings', 'embedding_terms',
+      for (const table of [...Object.keys(COLUMNS), 'legislative_files', 'coverage', 'changes', 'page_embeddings', 'embedding_terms',
         ...COLLECTIONS.flatMap((c) => [`${c}_postings`, `${c}_terms`, `${c}_docs`, `${c}_stats`, `${c}_text`])]) {
         t.ok(tables.includes(table), `table ${table} is published`);
       }
@@ -301,6 +305,29 @@ for (const shape of SHAPES) {
       t.equal(bad.status, 400, 'a one-letter query is refused on the page too');
     });
 
+    t.test('coverage and meetings: exactly what the shape holds', async (t) => {
+      const c = (await hit(t, '/api/coverage', '/api/coverage')).json.coverage;
+      const expected = {
+        meetings: shape.meetings, meetingsWithMinutes: shape.minutes, meetingsWithRollCalls: shape.votes ? shape.minutes : 0,
+        meetingsWithComments: shape.comments ? shape.minutes : 0, years: shape.years, synthetic: shape.synthetic,
+      };
+      t.match(c, expected, 'the coverage of 2012–2026');
+      t.match(c.statement, `documents of ${shape.meetings} meeting${shape.meetings === 1 ? '' : 's'} in 2012–2026`);
+      t.match((await hit(t, '/api/coverage', '/api/coverage.md', 200, true)).text, c.statement);
+      // Every answer that counts says the same of its span.
+      const votes = await get(`${base}/api/aggregates/votes?${qs({ voter: shape.voter })}`);
+      t.match(votes.json.coverage, expected, 'the votes aggregate states it');
+      const list = (await hit(t, '/api/meetings', '/api/meetings')).json;
+      t.equal(list.total, shape.meetings);
+      await hit(t, '/api/meetings', '/api/meetings.md', 200, true);
+      const first = list.meetings[0];
+      const meeting = (await hit(t, '/api/meetings/:date', `/api/meetings/${first.date}`)).json;
+      t.equal(meeting.comments.length > 0, shape.comments && first.minutes, 'its commenters, when the minutes record them');
+      t.equal(meeting.items.some((i: Row) => i.rollCalls.length > 0), shape.votes && first.minutes, 'its roll calls, when the minutes record them');
+      await hit(t, '/api/meetings/:date', `/api/meetings/${first.date}.md`, 200, true);
+      await hit(t, '/api/meetings/:date', '/api/meetings/2012-01-03', 404);
+    });
+
     t.test('every MCP tool', async (t) => {
       const client = new Client({ name: 'shapes-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
@@ -317,6 +344,10 @@ for (const shape of SHAPES) {
         housing_aggregate: [{ voter: shape.voter }],
         read_changes: [{ limit: 3 }],
         snapshot_manifest: [{}],
+        get_meeting: [{ date: String(firstDoc?.meeting_date) }, { date: String(firstDoc?.meeting_date), result: 'not-adopted' }],
+        list_meetings: [{}],
+        coverage: [{}],
+        list_releases: [{}],
       };
       t.same(Object.keys(args).sort(), tools.map((x) => x.name).sort(), 'every tool is called');
       for (const [name, list] of Object.entries(args)) {

@@ -104,6 +104,13 @@ t.test('an empty result explains itself; an error shows the API message', async 
   t.match(empty, /No results for “zzqxv wwkq”/);
   t.match(empty, /Filters in force: from 2017, to 2017/);
   t.match(empty, /widen the years/);
+  t.match(empty, /What the lake holds: The lake holds documents of 28 meetings in 2017 .* recorded votes for 0;/, 'the empty state states the coverage of its years');
+  await page.goto(`${running.url}/?q=housing&supervisor=Peskin&position=no`);
+  t.match(await page.textContent('#results'), /No results[\s\S]*recorded votes for 1 \(2016-11-01\)/, 'a zero count says which meetings it covers');
+  await page.goto(`${running.url}/?q=housing`);
+  t.match(await page.textContent('#results .coverage'), /documents of 37 meetings in 2012–2026/, 'beside every count');
+  await page.goto(`${running.url}/`);
+  t.match(await page.textContent('#results'), /What the lake holds: The lake holds documents of 37 meetings in 2012–2026/, 'and on the first screen');
   const res = await page.goto(`${running.url}/?q=housing&supervisor=Mar`);
   t.equal(res?.status(), 400);
   const error = await page.textContent('#results [role=alert]');

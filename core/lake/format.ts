@@ -17,7 +17,17 @@ export const POSITIONS: Position[] = ['aye', 'no', 'absent', 'excused'];
 
 /** The spec's classification of the action a roll call voted on (pipelines/enrich/actions.ts holds the rules). */
 export const ACTION_TYPES = [
-  'final-passage', 'first-reading', 'adoption', 'approval', 'amendment', 'continuance', 'referral', 'tabling', 'rejection', 'rescission', 'other',
+  'final-passage',
+  'first-reading',
+  'adoption',
+  'approval',
+  'amendment',
+  'continuance',
+  'referral',
+  'tabling',
+  'rejection',
+  'rescission',
+  'other',
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 

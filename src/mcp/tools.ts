@@ -51,7 +51,7 @@ const ROWS: ToolRow[] = [
     description: [
       'Legislative-item blocks with their roll calls (ayes, noes, absent, excused), the action before each vote and its printed result (GET /api/items).',
       'For "what happened to file N", "how did X vote on Y" (voter, position, final), outcomes (actionType, result such as not-adopted) and one meeting (date); groupBy=file collapses readings. An unknown or ambiguous voter is an error listing candidates.',
-      'A recorded position is not a stance on the underlying matter: read each roll call\'s action.',
+      "A recorded position is not a stance on the underlying matter: read each roll call's action.",
     ].join(' '),
     more: 'lower `limit`, use groupBy=file, or narrow from/to; fetch one record with get_record',
   },
@@ -60,8 +60,8 @@ const ROWS: ToolRow[] = [
     name: 'search_public_comments',
     title: 'Search public-comment summaries',
     description: [
-      'Speaker-level public-comment summaries from the minutes (GET /api/comments): speaker as recorded, the Clerk\'s summary, page and PDF link; filter by speaker or meeting date.',
-      'These are the Clerk\'s summaries, not verbatim; every speaker of one meeting in order is in get_meeting.',
+      "Speaker-level public-comment summaries from the minutes (GET /api/comments): speaker as recorded, the Clerk's summary, page and PDF link; filter by speaker or meeting date.",
+      "These are the Clerk's summaries, not verbatim; every speaker of one meeting in order is in get_meeting.",
     ].join(' '),
     more: 'lower `limit`, add `speaker`, or narrow from/to',
   },
@@ -80,7 +80,7 @@ const ROWS: ToolRow[] = [
     name: 'housing_aggregate',
     title: "A supervisor's recorded positions on housing files",
     description: [
-      'One supervisor\'s latest matching position on each housing file, with unit mentions (maximum-unit-mention rule, never summed), addresses, totals, cautions and citations (GET /api/aggregates/housing).',
+      "One supervisor's latest matching position on each housing file, with unit mentions (maximum-unit-mention rule, never summed), addresses, totals, cautions and citations (GET /api/aggregates/housing).",
       'Read the housing rule, unit rule, cautions and `coverage` before quoting totals. A recorded position is not a stance on the underlying matter.',
     ].join(' '),
     more: 'totals count every matching file; lower `limit`, narrow from/to or position to see the rest',
@@ -91,7 +91,7 @@ const ROWS: ToolRow[] = [
     title: 'List the meetings the lake holds',
     description: [
       'The meetings the lake holds in a year or span (GET /api/meetings), each with its documents and counts of pages, items, roll calls and comments: find a date for get_meeting, or which meetings have minutes.',
-      'Minutes carry votes and the Clerk\'s comment summaries; an agenda only lists what was to be taken up.',
+      "Minutes carry votes and the Clerk's comment summaries; an agenda only lists what was to be taken up.",
     ].join(' '),
     more: 'narrow with year, or continue with after = nextAfter',
   },
@@ -101,7 +101,7 @@ const ROWS: ToolRow[] = [
     title: 'What the lake holds',
     description: [
       'What the lake holds (GET /api/coverage): meetings per year, and of those the ones with agendas, minutes, recorded votes and public comment.',
-      'Call it before concluding that something never happened: counts cover only what is held. Comments are the Clerk\'s summaries; a recorded position is not a stance.',
+      "Call it before concluding that something never happened: counts cover only what is held. Comments are the Clerk's summaries; a recorded position is not a stance.",
     ].join(' '),
     more: 'narrow from/to',
   },
@@ -120,7 +120,7 @@ const ROWS: ToolRow[] = [
     name: 'read_changes',
     title: 'Read the change feed',
     description: [
-      'The change feed (GET /api/changes): inserts, updates and deletes of documents, supervisors, recorded-positions and legislative-files between releases, by sequence. Start at cursor 0 (or `since`, RFC 3339) and pass nextCursor back while hasMore; open a change\'s url with get_record.',
+      "The change feed (GET /api/changes): inserts, updates and deletes of documents, supervisors, recorded-positions and legislative-files between releases, by sequence. Start at cursor 0 (or `since`, RFC 3339) and pass nextCursor back while hasMore; open a change's url with get_record.",
       'A recorded position is not a stance on the underlying matter.',
     ].join(' '),
     more: 'call again with cursor = nextCursor (it points at the last change shown)',

@@ -32,7 +32,7 @@ export async function searchComments(release: Release, links: Links, p: CommentS
     meetingUrl: links.meeting(String(r.meetingDate)),
   }));
   return {
-    coverage: await coverageOf(release, range),
+    coverage: await coverageOf(release, range, p.date),
     query: p.q,
     interpretedQueries: interpreted(m.query),
     filters: { speaker: p.speaker ?? null, date: p.date ?? null, from: p.from, to: p.to },

@@ -21,6 +21,8 @@ export function meetingsCoverage(release: Release): Promise<MeetingCoverage[]> {
 export interface SpanCoverage {
   from: number;
   to: number;
+  /** One meeting asked about (a `date` filter), or null. */
+  date: string | null;
   meetings: number;
   meetingsWithAgenda: number;
   meetingsWithMinutes: number;
@@ -44,7 +46,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** `2016, 2017, 2019–2020` */
 function yearRuns(years: number[]): string {
   const runs: string[] = [];
-  for (let i = 0; i < years.length; ) {
+  for (let i = 0; i < years.length;) {
     let j = i;
     while (j + 1 < years.length && years[j + 1] === years[j] + 1) j++;
     runs.push(j === i ? String(years[i]) : `${years[i]}–${years[j]}`);
@@ -59,27 +61,30 @@ function dates(list: string[]): string {
   return list.length === 0 ? '' : list.length <= LISTED ? ` (${list.join(', ')})` : ` (${list[0]} to ${list.at(-1)})`;
 }
 
-/** The span's coverage from the meeting list (dates sorted). */
-export function spanOf(all: MeetingCoverage[], from: number, to: number): SpanCoverage {
-  const meetings = all.filter((m) => m.year >= from && m.year <= to);
+/** The coverage of a span of years, or of one meeting date within it, from the meeting list (dates sorted). */
+export function spanOf(all: MeetingCoverage[], from: number, to: number, date: string | null = null): SpanCoverage {
+  const meetings = all.filter((m) => m.year >= from && m.year <= to && (date === null || m.date === date));
   const withMinutes = meetings.filter((m) => m.minutes).map((m) => m.date);
   const withVotes = meetings.filter((m) => m.rollCalls > 0).map((m) => m.date);
   const withComments = meetings.filter((m) => m.comments > 0).map((m) => m.date);
   const years = [...new Set(meetings.map((m) => m.year))];
-  const asked = span(from, to);
+  const asked = date ? `on ${date}` : `in ${span(from, to)}`;
   const statement =
     meetings.length === 0
-      ? `The lake holds no meeting in ${asked}: nothing here is counted or found for those years.`
+      ? `The lake holds no meeting ${asked}: nothing here is counted or found for ${date ? 'that date' : 'those years'}.`
       : [
-          `The lake holds documents of ${plural(meetings.length, 'meeting')} in ${asked} (${meetings[0].date} to ${meetings.at(-1)!.date}; years ${yearRuns(years)}).`,
+          `The lake holds documents of ${plural(meetings.length, 'meeting')} ${asked}${date ? '' : ` (${meetings[0].date} to ${meetings.at(-1)!.date}; ${years.length === 1 ? 'year' : 'years'} ${yearRuns(years)})`}.`,
           `Minutes exist for ${withMinutes.length} of them${dates(withMinutes)}; recorded votes for ${withVotes.length}${dates(withVotes)}; public comment for ${withComments.length}${dates(withComments)}.`,
-          withVotes.length < meetings.length ? 'Counts of votes and comments cover only those meetings, not the whole span.' : '',
+          withVotes.length < meetings.length
+            ? 'Counts of votes and comments cover only those meetings, not the whole span.'
+            : '',
         ]
           .filter(Boolean)
           .join(' ');
   return {
     from,
     to,
+    date,
     meetings: meetings.length,
     meetingsWithAgenda: meetings.filter((m) => m.agenda).length,
     meetingsWithMinutes: withMinutes.length,
@@ -94,9 +99,9 @@ export function spanOf(all: MeetingCoverage[], from: number, to: number): SpanCo
   };
 }
 
-/** The coverage of a span of the release (what answers carry as `coverage`). */
-export async function coverageOf(release: Release, range: YearRange): Promise<SpanCoverage> {
-  return spanOf(await meetingsCoverage(release), range.from, range.to);
+/** The coverage of a span of the release, or of one meeting date in it (what answers carry as `coverage`). */
+export async function coverageOf(release: Release, range: YearRange, date?: string): Promise<SpanCoverage> {
+  return spanOf(await meetingsCoverage(release), range.from, range.to, date ?? null);
 }
 
 export interface CoverageParams {

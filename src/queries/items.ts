@@ -125,7 +125,7 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
 
   const ids = ranked.map((r) => String(r.item_id));
-  const [records, texts, coverage] = await Promise.all([itemsById(release, ids, true), textsById(release, 'item', ids), coverageOf(release, range)]);
+  const [records, texts, coverage] = await Promise.all([itemsById(release, ids, true), textsById(release, 'item', ids), coverageOf(release, range, p.date)]);
   const positions = voter ? await voterPositions(release, voter.id, ranked.map((r) => String(r.item_id))) : new Map<string, Row[]>();
   const results = ranked.map((r) => {
     const item = records.get(String(r.item_id))!;

@@ -13,8 +13,18 @@ import { InvalidParameter } from './errors.ts';
 /** A meeting date as given in a path or a tool call: a real calendar date, 2012–2026. */
 export function meetingDate(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);
-  if (!/^(201[2-9]|202[0-6])-\d{2}-\d{2}$/.test(date) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date)
-    throw new InvalidParameter([{ parameter: 'date', rule: 'format', message: `date must be a meeting date YYYY-MM-DD in 2012–2026 (got '${date.slice(0, 40)}')` }]);
+  if (
+    !/^(201[2-9]|202[0-6])-\d{2}-\d{2}$/.test(date) ||
+    Number.isNaN(d.getTime()) ||
+    d.toISOString().slice(0, 10) !== date
+  )
+    throw new InvalidParameter([
+      {
+        parameter: 'date',
+        rule: 'format',
+        message: `date must be a meeting date YYYY-MM-DD in 2012–2026 (got '${date.slice(0, 40)}')`,
+      },
+    ]);
   return date;
 }
 
@@ -64,34 +74,61 @@ export async function getMeeting(release: Release, links: Links, date: string, p
   const qr = new Params();
   const qc = new Params();
   const [items, rollCalls, comments] = await Promise.all([
-    release.pool.rows(`
+    release.pool.rows(
+      `
       SELECT i.item_id AS id, i.sequence::INTEGER AS sequence, i.file_number AS "fileNumber", i.title, i.item_type AS "itemType",
              i.section, i.start_page::INTEGER AS "startPage", i.end_page::INTEGER AS "endPage", i.status_lines AS actions,
              i.official_url AS "officialUrl"
       FROM items i WHERE i.document_id = ${qi.add(itemsFrom)} AND i.year = ${qi.add(meeting.year)}${filter ? ` AND ${filter}` : ''}
-      ORDER BY i.sequence`, qi),
-    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.document_id = ${qr.add(itemsFrom)} AND r.year = ${qr.add(meeting.year)} ORDER BY r.item_id, r.sequence`, qr),
-    release.pool.rows(`
+      ORDER BY i.sequence`,
+      qi,
+    ),
+    release.pool.rows(
+      `SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.document_id = ${qr.add(itemsFrom)} AND r.year = ${qr.add(meeting.year)} ORDER BY r.item_id, r.sequence`,
+      qr,
+    ),
+    release.pool.rows(
+      `
       SELECT comment_id AS id, sequence::INTEGER AS sequence, speaker, statement, file_number AS "fileNumber", page::INTEGER AS page,
              official_url AS "officialUrl"
-      FROM comments WHERE meeting_date = ${qc.add(date)}::DATE AND year = ${qc.add(meeting.year)} ORDER BY document_id, sequence`, qc),
+      FROM comments WHERE meeting_date = ${qc.add(date)}::DATE AND year = ${qc.add(meeting.year)} ORDER BY document_id, sequence`,
+      qc,
+    ),
   ]);
   const byItem = new Map<string, Row[]>();
-  for (const r of rollCalls) (byItem.get(String(r.itemId)) ?? byItem.set(String(r.itemId), []).get(String(r.itemId))!).push(rollCall(r));
+  for (const r of rollCalls)
+    (byItem.get(String(r.itemId)) ?? byItem.set(String(r.itemId), []).get(String(r.itemId))!).push(rollCall(r));
   const all = await meetingsCoverage(release);
   return {
     date,
     year: meeting.year,
-    documents: meeting.documents.map((id) => ({ id, kind: docs.get(id)!.kind, title: docs.get(id)!.title, pages: docs.get(id)!.pages, officialUrl: docs.get(id)!.officialUrl })),
-    holds: { agenda: meeting.agenda, minutes: meeting.minutes, pages: meeting.pages, items: meeting.items, rollCalls: meeting.rollCalls, comments: meeting.comments, synthetic: meeting.synthetic },
-    coverage: spanOf(all, meeting.year, meeting.year),
+    documents: meeting.documents.map((id) => ({
+      id,
+      kind: docs.get(id)!.kind,
+      title: docs.get(id)!.title,
+      pages: docs.get(id)!.pages,
+      officialUrl: docs.get(id)!.officialUrl,
+    })),
+    holds: {
+      agenda: meeting.agenda,
+      minutes: meeting.minutes,
+      pages: meeting.pages,
+      items: meeting.items,
+      rollCalls: meeting.rollCalls,
+      comments: meeting.comments,
+      synthetic: meeting.synthetic,
+    },
+    coverage: spanOf(all, meeting.year, meeting.year, date),
     filters: { actionType: p.actionType ?? null, result: p.result ?? null },
     itemsFrom,
-    items: items.map((i) => ({ ...i, transcriptUrl: links.item(String(i.id)), rollCalls: byItem.get(String(i.id)) ?? [] })),
+    items: items.map((i) => ({
+      ...i,
+      transcriptUrl: links.item(String(i.id)),
+      rollCalls: byItem.get(String(i.id)) ?? [],
+    })),
     comments: comments.map((c) => ({ ...c, transcriptUrl: links.comment(String(c.id)) })),
     transcriptUrl: links.meeting(date),
     markdownUrl: links.meeting(date, true),
     release: release.id,
   };
 }
-

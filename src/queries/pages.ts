@@ -58,7 +58,7 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
     ? await hybridRank(release, { q: p.q, kind: p.kind, limit: p.limit, ...range }, lexical)
     : { ...(await lexical(p.limit)), retrieval: { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null } as Retrieval };
   const ids = ranked.ids.map((r) => r.id);
-  const [docs, texts, coverage] = await Promise.all([documentsOf(release), textsById(release, 'page', ids), coverageOf(release, range)]);
+  const [docs, texts, coverage] = await Promise.all([documentsOf(release), textsById(release, 'page', ids), coverageOf(release, range, p.date)]);
   const results: PageHit[] = ranked.ids.map(({ id, score }) => {
     const { documentId, page } = parsePageId(id)!;
     const doc = docs.get(documentId)!;

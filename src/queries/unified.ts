@@ -121,7 +121,7 @@ export async function unifiedSearch(release: Release, links: Links, p: UnifiedPa
   }
   const kept = (p.type === 'all' ? mergeByRelativeScore(results) : results).slice(0, p.limit);
   return {
-    coverage: await coverageOf(release, range),
+    coverage: await coverageOf(release, range, p.date),
     query: p.q,
     interpretedQueries: (pages ?? files ?? votes ?? comments)?.interpretedQueries ?? [],
     filters: {

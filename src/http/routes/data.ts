@@ -98,7 +98,7 @@ export const dataEndpoints: Endpoint[] = [
     path: '/api/releases',
     summary: 'Releases kept on this server (newest first), each with its manifest download; pin one with release=<id>',
     tag: 'data',
-    params: 'params/none.json',
+    params: 'params/format.json',
     response: 'releases.json',
     markdown: releasesMarkdown,
     query: keptReleases,

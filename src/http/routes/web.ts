@@ -10,6 +10,7 @@ import type { ProblemBody } from '../../render/html/types.ts';
 import { supervisorNames } from '../../queries/supervisors.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
 import { search } from '../../queries/search.ts';
+import { coverageOf, FULL_SPAN } from '../../queries/coverage.ts';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -40,7 +41,7 @@ async function page(ctx: Context): Promise<void> {
       ctx.status = p.status;
     }
   }
-  const results = resultsHtml(form, body, problem);
+  const results = resultsHtml(form, body, problem, (await coverageOf(release, FULL_SPAN)).statement);
   ctx.set('Content-Security-Policy', CSP);
   ctx.vary('X-Partial');
   ctx.type = 'text/html; charset=utf-8';

@@ -45,8 +45,12 @@ export function snapshotManifestMarkdown(m: SnapshotManifest): string {
 export function releasesMarkdown(r: Awaited<ReturnType<typeof keptReleases>>): string {
   const out = [`# Releases kept on this server (current: ${r.current})`, ''];
   for (const k of r.releases) {
-    const c = k.changes ? `${k.changes.insert} inserts, ${k.changes.update} updates, ${k.changes.delete} deletes` : 'no change log';
-    out.push(`- **${k.release}**${k.current ? ' (current)' : ''}, created ${k.createdAt}: ${c} since ${k.previousRelease ?? 'the start of the history'} · [manifest](${k.manifestUrl})`);
+    const c = k.changes
+      ? `${k.changes.insert} inserts, ${k.changes.update} updates, ${k.changes.delete} deletes`
+      : 'no change log';
+    out.push(
+      `- **${k.release}**${k.current ? ' (current)' : ''}, created ${k.createdAt}: ${c} since ${k.previousRelease ?? 'the start of the history'} · [manifest](${k.manifestUrl})`,
+    );
   }
   for (const u of r.unreadable ?? []) out.push(`- ${u.release}: not served (${u.reason})`);
   out.push('', `What changed, record by record: the change feed (${r.changesUrl}), from cursor 0 or a time.`);

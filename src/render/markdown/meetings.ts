@@ -26,7 +26,10 @@ export function coverageMarkdown(b: AnyRecord): string {
     '',
     '| year | meetings | agendas | minutes | with votes | with comments | pages | items | roll calls | comments |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...b.years.map((y: AnyRecord) => `| [${y.year}](${y.meetingsUrl}) | ${y.meetings} | ${y.agendas} | ${y.minutes} | ${y.meetingsWithRollCalls} | ${y.meetingsWithComments} | ${y.pages} | ${y.items} | ${y.rollCalls} | ${y.comments} |`),
+    ...b.years.map(
+      (y: AnyRecord) =>
+        `| [${y.year}](${y.meetingsUrl}) | ${y.meetings} | ${y.agendas} | ${y.minutes} | ${y.meetingsWithRollCalls} | ${y.meetingsWithComments} | ${y.pages} | ${y.items} | ${y.rollCalls} | ${y.comments} |`,
+    ),
     '',
     `Release ${b.release}.`,
   ].join('\n');
@@ -38,7 +41,10 @@ export function meetingsMarkdown(b: AnyRecord): string {
     '',
     `${b.returned} of ${b.total} meetings${b.nextAfter ? ` (more: after=${b.nextAfter})` : ''}.`,
     '',
-    ...b.meetings.map((m: AnyRecord) => `- [${m.date}](${m.markdownUrl}): ${m.documents.map((d: AnyRecord) => `[${d.kind}](${d.officialUrl})`).join(', ')} · ${m.pages} pages, ${m.items} items, ${m.rollCalls} roll calls, ${m.comments} comments${m.synthetic ? ' (synthetic)' : ''}`),
+    ...b.meetings.map(
+      (m: AnyRecord) =>
+        `- [${m.date}](${m.markdownUrl}): ${m.documents.map((d: AnyRecord) => `[${d.kind}](${d.officialUrl})`).join(', ')} · ${m.pages} pages, ${m.items} items, ${m.rollCalls} roll calls, ${m.comments} comments${m.synthetic ? ' (synthetic)' : ''}`,
+    ),
   ].join('\n');
 }
 
@@ -54,14 +60,23 @@ export function meetingMarkdown(m: AnyRecord): string {
     '',
   ];
   for (const i of m.items) {
-    out.push(`${i.sequence}. **File ${i.fileNumber}: ${plain(i.title)}**${i.itemType ? ` (${plain(i.itemType)})` : ''} — pp. ${i.startPage}–${i.endPage} · [official PDF](${i.officialUrl}) · [record](${i.transcriptUrl})`);
+    out.push(
+      `${i.sequence}. **File ${i.fileNumber}: ${plain(i.title)}**${i.itemType ? ` (${plain(i.itemType)})` : ''} — pp. ${i.startPage}–${i.endPage} · [official PDF](${i.officialUrl}) · [record](${i.transcriptUrl})`,
+    );
     if (i.rollCalls.length) out.push(...rollCallLines(i.rollCalls));
     else if (i.actions.length) out.push(`   - ${i.actions.map((a: string) => plain(oneLine(a))).join(' · ')}`);
   }
-  if (m.items.length === 0) out.push(filtered ? 'No item of this meeting has such a roll call.' : 'No items were parsed from this meeting.');
+  if (m.items.length === 0)
+    out.push(filtered ? 'No item of this meeting has such a roll call.' : 'No items were parsed from this meeting.');
   out.push('', `## Public comment (${m.comments.length} speakers, in order)`, '');
-  for (const c of m.comments) out.push(`${c.sequence}. **${plain(c.speaker)}**: ${plain(c.statement)} — [p. ${c.page}](${c.officialUrl})`);
-  if (m.comments.length === 0) out.push(m.holds.minutes ? 'The minutes record no public comment.' : 'The lake holds no minutes of this meeting, so no public comment is recorded.');
+  for (const c of m.comments)
+    out.push(`${c.sequence}. **${plain(c.speaker)}**: ${plain(c.statement)} — [p. ${c.page}](${c.officialUrl})`);
+  if (m.comments.length === 0)
+    out.push(
+      m.holds.minutes
+        ? 'The minutes record no public comment.'
+        : 'The lake holds no minutes of this meeting, so no public comment is recorded.',
+    );
   out.push('', `Release ${m.release}.`);
   return out.join('\n');
 }
