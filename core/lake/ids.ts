@@ -24,6 +24,10 @@ export const itemId = (documentId: string, fileNumber: string, block: number): s
 /** The `n`th roll call (from 1) of an item: `<itemId>-v<n>`. */
 export const rollCallId = (itemId: string, n: number): string => `${itemId}-v${n}`;
 
+/** SQL: the sequence number `n` of the roll call id in `column` (`…-v<n>`), or NULL. */
+export const rollCallSequenceSql = (column: string): string =>
+  `CAST(regexp_extract(${column}, '-v([0-9]+)$', 1) AS INTEGER)`;
+
 /** One supervisor's recorded position in a roll call: `<rollCallId>-<supervisor id, or the slug of the recorded name>`. */
 export const positionId = (rollCallId: string, supervisor: string): string => `${rollCallId}-${supervisor}`;
 

@@ -1,7 +1,7 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
 import type { ActionType, Position, Result } from '../../core/lake/format.ts';
-import { meetingIdPrefix, yearOfId } from '../../core/lake/ids.ts';
+import { meetingIdPrefix, rollCallSequenceSql, yearOfId } from '../../core/lake/ids.ts';
 import type { Release } from '../lake/release.ts';
 import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
@@ -37,7 +37,7 @@ export interface ItemSearchParams extends RollCallFilters {
 const GROUP_KEY = { file: 'i.file_number', matter: 'lower(i.matter)' } as const;
 
 export const ROLL_CALL_COLUMNS = `r.roll_call_id AS id, r.item_id AS "itemId", r.sequence::INTEGER AS sequence, r.action, r.action_type AS "actionType",
-  r.result, r.is_final AS "isFinal", CAST(regexp_extract(r.rescinded_by, '-v([0-9]+)$', 1) AS INTEGER) AS "rescindedBy",
+  r.result, r.is_final AS "isFinal", ${rollCallSequenceSql('r.rescinded_by')} AS "rescindedBy",
   r.ayes, r.noes, r.absent, r.excused, r.page::INTEGER AS page, r.shared_vote AS "sharedVote", r.count_mismatch AS "countMismatch"`;
 
 const ITEM_COLUMNS = `i.item_id AS id, i.document_id AS "documentId", strftime(i.meeting_date, '%Y-%m-%d') AS "meetingDate", i.year::INTEGER AS year,
@@ -81,8 +81,6 @@ export function rollCallFilter(p: RollCallFilters & { voter?: string; position?:
   const join = p.voter ? ' JOIN positions v ON v.roll_call_id = r.roll_call_id' : '';
   return `EXISTS (SELECT 1 FROM roll_calls r${join} WHERE r.item_id = ${itemId} AND ${where.join(' AND ')})`;
 }
-
-
 
 /** Item rows with their roll calls: whole records, or `summary` for search results (their text is in the text store). */
 async function itemsById(release: Release, ids: string[], summary = false): Promise<Map<string, Row>> {
