@@ -11,7 +11,7 @@ SINCE ?=
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve test typecheck lint bench clean fetch update corpus-synthetic fuzz soak chaos
+.PHONY: install lake serve test typecheck lint bench clean fetch update corpus-synthetic fuzz soak chaos openapi-examples
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -64,6 +64,11 @@ chaos: install
 soak: install
 	$(TSX) bench/soak.ts
 
+# Rewrites schemas/examples/openapi.json (the OpenAPI document's examples) from the fixture release of ../shared/corpus;
+# test/openapi.test.ts sends them again. Run it when a release id or an answer's shape changes.
+openapi-examples: install
+	$(TSX) scripts/openapi-examples.ts
+
 typecheck: install
 	npx tsc --noEmit
 
@@ -74,7 +79,7 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/sql.ts core/roster.ts core
   src/queries/links.ts src/queries/search.ts src/queries/sql.ts src/queries/years.ts src/queries/aggregates/shared.ts \
   src/render/markdown/data.ts src/render/markdown/meetings.ts src/queries/coverage.ts src/queries/meetings.ts \
   src/queries/releases.ts src/mcp/links.ts src/mcp/tools/get-meeting.ts test/docs.test.ts test/housing-signals.test.ts \
-  test/coverage.test.ts
+  test/coverage.test.ts src/http/openapi.ts scripts test/openapi.test.ts test/openapi-client
 
 # eslint (eslint.config.js: typescript-eslint, and the import directions of ARCHITECTURE.md), prettier over
 # PRETTIER_SCOPE, no import cycles (madge), and the two seams: pipelines/ import nothing from src/, queries nothing
@@ -82,7 +87,7 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/sql.ts core/roster.ts core
 lint: install
 	npx eslint --max-warnings 0 .
 	npx prettier --check $(PRETTIER_SCOPE)
-	npx madge --circular --no-spinner --extensions ts --ts-config tsconfig.json core src pipelines test bench
+	npx madge --circular --no-spinner --extensions ts --ts-config tsconfig.json core src pipelines test bench scripts
 	@if grep -r "from '../src\|from '../../src" pipelines/; then echo "lint: pipelines/ imports src/"; exit 1; fi
 	@if grep -rE "from '(\.\./)+http/" src/queries/; then echo "lint: src/queries/ imports src/http/"; exit 1; fi
 

@@ -14,7 +14,7 @@ type Schema = Record<string, unknown> & { $id: string };
 function readSchemas(dir: string): Schema[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return readSchemas(path);
+    if (e.isDirectory()) return path === join(SCHEMA_DIR, 'examples') ? [] : readSchemas(path); // examples/: OpenAPI's
     if (!e.name.endsWith('.json')) return [];
     const schema = JSON.parse(readFileSync(path, 'utf8')) as Schema;
     if (schema.$id !== relative(SCHEMA_DIR, path)) throw new Error(`${path}: $id must be ${relative(SCHEMA_DIR, path)}`);

@@ -174,7 +174,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     if (ep.markdown && !ep.path.includes(':')) router.get(`${ep.path}.md`, serve(ep));
   }
   for (const route of [...rawRoutes, ...mounts.flatMap((m) => m.routes)]) router.register(route.path, route.methods, route.handler);
-  router.get('/api/openapi.json', (ctx) => { ctx.body = openapi(); });
+  router.get('/api/openapi.json', (ctx) => { ctx.body = openapi((ctx.state as State).urls.base); });
   router.get('/api/health', async (ctx) => {
     const release = (ctx.state as State).release;
     const m = release.manifest;

@@ -1,0 +1,296 @@
+// Writes schemas/examples/openapi.json: for every operation of the OpenAPI document, example parameters taken from
+// the real corpus (a page, an item with a recorded roll call, a public comment, a meeting, a snapshot record, the
+// release) and the answers the server gave to them and to a refused request of each kind (400, 404, 406, MCP's
+// refusals). Run over the test fixture release (built from ../shared/corpus): `make openapi-examples`. The document
+// (src/http/openapi.ts) reads the file; test/openapi.test.ts sends every example again and validates the answers.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Overloaded } from '../src/lake/pool.ts';
+import { toProblem } from '../src/http/errors.ts';
+import { EXAMPLES_FILE, openapi, type Examples, type OperationExamples } from '../src/http/openapi.ts';
+import { startFixtureServer } from '../test/fixture.ts';
+
+/** The base URL the examples' links name: the default `make serve` address. */
+const BASE = 'http://127.0.0.1:8080';
+const MCP_ACCEPT = 'application/json, text/event-stream';
+
+const running = await startFixtureServer({ publicBaseUrl: BASE });
+const origin = running.url;
+
+interface Answer {
+  status: number;
+  type: string;
+  body: unknown;
+  headers: Headers;
+}
+
+async function call(path: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(origin + path, init);
+  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+  const text = await res.text();
+  return {
+    status: res.status,
+    type,
+    body: /^application\/(.+\+)?json$/.test(type) && text ? JSON.parse(text) : text,
+    headers: res.headers,
+  };
+}
+
+async function json(path: string): Promise<any> {
+  const a = await call(path);
+  if (a.status !== 200) throw new Error(`GET ${path}: ${a.status} ${JSON.stringify(a.body)}`);
+  return a.body;
+}
+
+// Values from the corpus.
+const health = await json('/api/health');
+const release: string = health.release;
+const coverage = await json('/api/coverage');
+const date: string = coverage.coverage?.rollCallMeetings?.[0] ?? coverage.rollCallMeetings?.[0];
+if (!date) throw new Error('the fixture holds no meeting with recorded votes');
+const year = Number(date.slice(0, 4));
+const items = await json(`/api/items?q=ordinance&date=${date}&final=true&limit=5`);
+const item = items.results.find((r: any) => r.rollCalls?.some((c: any) => c.ayes.length > 0));
+if (!item) throw new Error(`no item with a roll call on ${date}`);
+const rollCall = item.rollCalls.find((c: any) => c.ayes.length > 0);
+const voter: string = rollCall.ayes[0];
+const words: string = item.title
+  .split(/[^A-Za-z]+/)
+  .filter((w: string) => w.length > 3)
+  .slice(0, 2)
+  .join(' ');
+const page = (await json(`/api/search?q=${encodeURIComponent(words)}&date=${date}&limit=1`)).results[0];
+const meeting = await json(`/api/meetings/${date}`);
+const comment = meeting.comments.find((c: any) => c.statement.split(/\s+/).length > 4);
+const commentWord: string = comment.statement.split(/[^A-Za-z]+/).filter((w: string) => w.length > 5)[0];
+const record = (await json('/api/snapshots/legislative-files?limit=1')).records[0];
+const question = `How did ${voter} vote on ${words.toLowerCase()} in ${year}?`;
+
+/** Example parameters of each operation of the endpoint table (the `.md` paths take the same, without `format`). */
+const parameters: Record<string, Record<string, unknown>> = {
+  '/api/search': {
+    q: words,
+    year,
+    kind: 'minutes',
+    limit: 2,
+    mode: 'lexical',
+    format: 'json',
+    from: year,
+    to: year,
+    type: 'all',
+    supervisor: voter,
+    position: 'aye',
+    final: true,
+    date,
+    actionType: rollCall.actionType,
+    result: rollCall.result,
+  },
+  '/api/pages/{id}': { id: page.id, format: 'json' },
+  '/api/items': {
+    q: words,
+    voter,
+    position: 'aye',
+    final: true,
+    date,
+    actionType: rollCall.actionType,
+    result: rollCall.result,
+    groupBy: 'file',
+    from: year,
+    to: year,
+    limit: 2,
+    format: 'json',
+  },
+  '/api/items/{id}': { id: item.id, format: 'json' },
+  '/api/comments': { q: commentWord, speaker: comment.speaker, date, from: year, to: year, limit: 2, format: 'json' },
+  '/api/comments/{id}': { id: comment.id, format: 'json' },
+  '/api/meetings': { year, from: year, to: year, after: `${year}-01-01`, limit: 2, format: 'json' },
+  '/api/meetings/{date}': { date, actionType: rollCall.actionType, result: rollCall.result, format: 'json' },
+  '/api/query': { q: question, format: 'json' },
+  '/api/aggregates/votes': {
+    voter,
+    position: 'aye',
+    from: year,
+    to: year,
+    final: true,
+    groupBy: 'file',
+    limit: 2,
+    format: 'json',
+  },
+  '/api/aggregates/housing': { voter, position: 'aye', from: year, to: year, final: false, limit: 2, format: 'json' },
+  '/api/snapshots': { release },
+  '/api/snapshots/{entity}': { entity: 'legislative-files', cursor: 0, limit: 2, format: 'json', release },
+  '/api/snapshots/{entity}/{id}': { entity: 'legislative-files', id: record.file_number, release },
+  '/api/changes': { cursor: 0, since: '2020-01-01T00:00:00Z', limit: 2, release },
+  '/api/coverage': { from: year, to: year, format: 'json' },
+  '/api/quality': {},
+  '/api/releases': { format: 'json' },
+  '/api/releases/{id}/files/{path}': { id: release, path: 'manifest.json' },
+};
+
+/** The URL of an operation with these parameters (path ones in the path, the rest in the query). */
+export function exampleUrl(path: string, params: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  const filled = path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(String(params[n])));
+  for (const [k, v] of Object.entries(params)) if (!path.includes(`{${k}}`)) query.set(k, String(v));
+  return query.size ? `${filled}?${query}` : filled;
+}
+
+/** Values the fixture holds no record of: a release not kept, else an unknown record id or meeting date. */
+export function missingValues(params: Record<string, unknown>): Record<string, unknown> {
+  if ('release' in params) return { release: '0000000000000000' };
+  return Object.fromEntries(
+    Object.keys(params)
+      .filter((k) => k === 'id' || k === 'date')
+      .map((k) => [k, k === 'id' ? 'no-such-record' : '2013-01-08']),
+  );
+}
+
+const busy = (path: string) => {
+  const p = toProblem(new Overloaded('too many requests'))!;
+  return { type: 'about:blank', title: p.title, status: p.status, detail: p.detail, instance: path, release };
+};
+
+const doc = openapi(BASE) as { paths: Record<string, Record<string, any>> };
+const operations: Record<string, OperationExamples> = {};
+const expect = (a: Answer, status: number, what: string) => {
+  if (a.status !== status)
+    throw new Error(
+      `${what}: expected ${status}, got ${a.status} ${typeof a.body === 'string' ? a.body.slice(0, 300) : JSON.stringify(a.body)}`,
+    );
+  return a;
+};
+
+for (const [path, item] of Object.entries(doc.paths)) {
+  const markdownPath = path.endsWith('.md');
+  const base = markdownPath ? path.slice(0, -3) : path;
+  const params = parameters[base];
+  if (path === '/api/mcp' || path === '/api/health' || path === '/api/openapi.json') continue;
+  if (!params) throw new Error(`no example parameters for ${path}: add them to scripts/openapi-examples.ts`);
+  for (const method of Object.keys(item)) {
+    const op = item[method];
+    const own = { ...params };
+    if (markdownPath) delete own.format;
+    const missing = (op.parameters ?? []).filter((p: any) => !(p.name in own)).map((p: any) => p.name);
+    if (missing.length) throw new Error(`${path}: no example for ${missing.join(', ')}`);
+    const url = exampleUrl(path, own);
+    const responses: OperationExamples['responses'] = {};
+    const ok = expect(await call(url, { method: method.toUpperCase() }), 200, `${method} ${url}`);
+    if (method === 'get') {
+      responses['200'] = { [ok.type]: ok.body };
+      if (op.responses['200'].content['text/markdown'] && !markdownPath) {
+        responses['200']['text/markdown'] = expect(
+          await call(url, { headers: { Accept: 'text/markdown' } }),
+          200,
+          `${url} as Markdown`,
+        ).body;
+      }
+      if (op.responses['200'].content['application/x-ndjson']) {
+        responses['200']['application/x-ndjson'] = expect(
+          await call(exampleUrl(path, { ...own, format: 'ndjson' })),
+          200,
+          `${url} as NDJSON`,
+        ).body;
+      }
+    }
+    if (op.responses['400'])
+      responses['400'] = {
+        'application/problem+json': expect(
+          await call(exampleUrl(path, { ...own, limit: 0, bogus: 1 })),
+          400,
+          `${url} refused`,
+        ).body,
+      };
+    if (op.responses['404']) {
+      const missingUrl = exampleUrl(path, { ...own, ...missingValues(own) });
+      responses['404'] = {
+        'application/problem+json': expect(
+          await call(missingUrl, { method: method.toUpperCase() }),
+          404,
+          `${missingUrl} missing`,
+        ).body,
+      };
+    }
+    if (op.responses['406'])
+      responses['406'] = {
+        'application/problem+json': expect(
+          await call(url, { headers: { Accept: 'image/png' } }),
+          406,
+          `${url} not acceptable`,
+        ).body,
+      };
+    if (op.responses['503']) responses['503'] = { 'application/problem+json': busy(url.split('?')[0]) };
+    for (const r of Object.values(responses))
+      for (const t of Object.keys(r)) if (r[t] === '' && method === 'head') delete r[t];
+    operations[`${method.toUpperCase()} ${path}`] = { parameters: own, responses };
+  }
+}
+
+// Health and this document.
+operations['GET /api/health'] = {
+  parameters: {},
+  responses: { 200: { 'application/json': (await call('/api/health')).body } },
+};
+const served = expect(await call('/api/openapi.json'), 200, 'the document').body as any;
+operations['GET /api/openapi.json'] = {
+  parameters: {},
+  responses: {
+    200: {
+      'application/json': {
+        openapi: served.openapi,
+        info: served.info,
+        servers: served.servers,
+        paths: { '/api/health': served.paths['/api/health'] },
+      },
+    },
+    503: { 'application/problem+json': busy('/api/openapi.json') },
+  },
+};
+
+// MCP: one tool call, and each refusal.
+const rpc = (body: unknown, headers: Record<string, string> = {}) =>
+  call('/api/mcp', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const toolCall = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'coverage', arguments: { from: year, to: year } },
+};
+const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+operations['POST /api/mcp'] = {
+  parameters: {},
+  requestBody: toolCall,
+  responses: {
+    200: { 'text/event-stream': expect(await rpc(toolCall), 200, 'MCP tools/call').body },
+    400: {
+      'application/json': expect(await rpc(Array.from({ length: 9 }, (_, i) => ({ ...ping, id: i }))), 400, 'MCP batch')
+        .body,
+    },
+    403: {
+      'application/json': expect(await rpc(ping, { Origin: 'https://elsewhere.example' }), 403, 'MCP Origin').body,
+    },
+    406: { 'application/json': expect(await rpc(ping, { Accept: 'application/json' }), 406, 'MCP Accept').body },
+    413: { 'application/json': expect(await rpc(' '.repeat(1024 * 1024 + 1)), 413, 'MCP body size').body },
+    415: {
+      'application/json': expect(await rpc(ping, { 'Content-Type': 'text/plain' }), 415, 'MCP Content-Type').body,
+    },
+    503: { 'application/problem+json': busy('/api/mcp') },
+  },
+};
+expect(await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }), 202, 'MCP notification');
+for (const method of ['GET', 'DELETE'])
+  operations[`${method} /api/mcp`] = {
+    parameters: {},
+    responses: {
+      405: { 'application/json': expect(await call('/api/mcp', { method }), 405, `${method} /api/mcp`).body },
+    },
+  };
+
+const examples: Examples = { release, operations };
+await mkdir(dirname(EXAMPLES_FILE), { recursive: true });
+await writeFile(EXAMPLES_FILE, JSON.stringify(examples, null, 1) + '\n');
+await running.close();
+console.error(`wrote ${EXAMPLES_FILE}: ${Object.keys(operations).length} operations, release ${release}`);
