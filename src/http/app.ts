@@ -7,11 +7,14 @@ import { limitsOf, type Config } from '../config.ts';
 import type { Lake } from '../lake/lake.ts';
 import { Overloaded, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
+import { notFoundHtml } from '../render/html/problems.ts';
 import { checkResponse } from '../schemas.ts';
+import { etagOf, notModified } from './cache.ts';
+import { compression } from './compress.ts';
 import { Downloads } from './downloads.ts';
 import type { Endpoint, Mount } from './endpoints.ts';
 import { endpoints, rawRoutes } from './routes/index.ts';
-import { HttpError, toProblem } from './errors.ts';
+import { HttpError, notFound, problemTypeOf, toProblem, type ProblemType } from './errors.ts';
 import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
 import type { State } from './state.ts';
@@ -22,26 +25,53 @@ import { clientFault, faultLine, whenDone } from './wire.ts';
 export type App = Koa & { admitted: () => number; downloads: Downloads };
 
 /** Answered outside admission: cheap, or bounded elsewhere (release files have their own download pool). */
-const unadmitted = (path: string) => path === '/api/health' || path.startsWith('/assets/') || /^\/api\/releases\/[^/]+\/files\//.test(path);
+const unadmitted = (path: string) => path === '/api/health' || path.startsWith('/assets/') || path.startsWith('/problems/') || /^\/api\/releases\/[^/]+\/files\//.test(path);
 
-type Format = 'json' | 'md';
+type Format = 'json' | 'md' | 'ndjson';
 
-/** `.md` suffix, then `format=md`, then `Accept: text/markdown`; anything a client cannot take is a 406. */
+/**
+ * `.md` suffix, then `format=md`, then `Accept: text/markdown`; on NDJSON endpoints `format=ndjson`, or an Accept
+ * that prefers `application/x-ndjson`; anything a client cannot take is a 406.
+ */
 function negotiate(ctx: Context, markdown: boolean, ndjson = false): Format {
   if (markdown && ctx.path.endsWith('.md')) return 'md';
   if (markdown && ctx.query.format === 'md') return 'md';
+  if (ndjson && ctx.query.format === 'ndjson') return 'ndjson';
   const accept = ctx.get('Accept');
   if (markdown && /text\/markdown/i.test(accept) && !/application\/json/i.test(accept)) return 'md';
-  if (accept && !ctx.accepts('application/json', 'application/problem+json', ...(markdown ? ['text/markdown'] : []), ...(ndjson ? ['application/x-ndjson'] : []))) {
-    throw new HttpError(406, 'Not acceptable', `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}`);
-  }
+  const preferred = accept ? ctx.accepts('application/json', 'application/problem+json', ...(markdown ? ['text/markdown'] : []), ...(ndjson ? ['application/x-ndjson'] : [])) : 'application/json';
+  if (!preferred) throw new HttpError(406, 'Not acceptable', `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}${ndjson ? ' or application/x-ndjson' : ''}`);
+  if (ndjson && preferred === 'application/x-ndjson' && ctx.query.format === undefined) return 'ndjson';
   return 'json';
 }
 
-function problem(ctx: Context, status: number, title: string, detail: string, extra: Record<string, unknown> = {}) {
+/** An HTML page instead of a problem document: a 404 off the API to a client that prefers HTML (a browser). */
+const wantsHtml = (ctx: Context) => !ctx.path.startsWith('/api/') && ctx.accepts('application/problem+json', 'application/json', 'text/html') === 'text/html';
+
+function problem(ctx: Context, status: number, title: string, detail: string, extra: Record<string, unknown> = {}, type: ProblemType = problemTypeOf(status)) {
   ctx.status = status;
+  ctx.vary('Accept');
+  if (status === 404 && wantsHtml(ctx)) {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    ctx.body = notFoundHtml(ctx.path, detail);
+    return;
+  }
+  const { urls, release } = ctx.state as State;
   ctx.type = 'application/problem+json';
-  ctx.body = { type: status === 400 ? 'https://board-records.invalid/problems/invalid-parameter' : 'about:blank', title, status, detail, instance: ctx.path, ...extra, release: (ctx.state as State).release?.id ?? null };
+  ctx.body = { type: urls.problem(type), title, status, detail, instance: ctx.path, ...extra, release: release?.id ?? null };
+}
+
+/** The next page of a paged answer (snapshot pages, the change feed, meetings), as the request's own query with the cursor moved. */
+function nextQuery(ctx: Context, body: unknown): Record<string, string> | null {
+  const b = body as { nextCursor?: unknown; hasMore?: unknown; nextAfter?: unknown } | undefined;
+  if (b === undefined) {
+    const next = ctx.response.get('X-Next-Cursor'); // a streamed NDJSON page
+    return next ? { cursor: next } : null;
+  }
+  if (typeof b.nextAfter === 'string') return { after: b.nextAfter };
+  if (typeof b.nextCursor === 'number' && b.hasMore !== false) return { cursor: String(b.nextCursor) };
+  return null;
 }
 
 /** `mounts`: routes served beside the endpoint table (the MCP endpoint, mounted by server.ts). */
@@ -73,8 +103,11 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       });
     }
   });
-  // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts).
-  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag', 'X-Schema-Version', 'X-Next-Cursor', 'X-Total-Count'], keepHeadersOnError: true }));
+  // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts). A preflight
+  // may be cached for a day (browsers cap it lower: Chromium at 2 hours).
+  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag', 'Link', 'X-Schema-Version', 'X-Next-Cursor', 'X-Total-Count'], maxAge: 86400, keepHeadersOnError: true }));
+  // Outside the problem documents, so they are compressed too.
+  app.use(compression());
   app.use(async (ctx, next) => {
     try {
       await next();
@@ -83,7 +116,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       const p = toProblem(e);
       if (p) {
         for (const [k, v] of Object.entries(p.headers)) ctx.set(k, v);
-        problem(ctx, p.status, p.title, p.detail, p.extra);
+        problem(ctx, p.status, p.title, p.detail, p.extra, p.type);
       } else {
         config.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', path: ctx.path, error: (e as Error).stack }));
         problem(ctx, 500, 'Internal error', 'the server could not answer this request');
@@ -99,12 +132,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
   // (sent, or its client gone); an answer not sent within the send timeout has its connection closed.
   let admitted = 0;
   app.use(async (ctx, next) => {
-    if (unadmitted(ctx.path)) {
-      await next();
-      // Health says how much is admitted, whatever else its route reports.
-      if (ctx.path === '/api/health' && ctx.status === 200) Object.assign(ctx.body as object, { admitted });
-      return;
-    }
+    if (unadmitted(ctx.path)) return next();
     if (admitted >= config.poolSize + config.queueLimit) throw new Overloaded('too many requests');
     admitted++;
     // A last line of defence: whatever a handler waits on, the request is answered (503) once its time is up.
@@ -129,7 +157,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     const pinned = await lake.acquireById(id);
     if (!pinned) {
       const kept = await lake.kept();
-      throw new HttpError(404, 'Release not kept', `release ${id} is not kept on this server; kept releases: ${kept.join(', ') || 'none'}`, { keptReleases: kept });
+      throw new HttpError(404, 'Release not kept', `release ${id} is not kept on this server; kept releases: ${kept.join(', ') || 'none'}`, { keptReleases: kept }, {}, 'release-not-kept');
     }
     const state = ctx.state as State;
     state.holds.push(pinned);
@@ -139,11 +167,14 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
   };
 
   const serve = (ep: Endpoint) => async (ctx: Context) => {
+    // A `.md` path of an endpoint with no Markdown rendering names nothing (never its JSON).
+    if (!ep.markdown && Object.values(ctx.params ?? {}).some((v) => String(v).endsWith('.md'))) throw notFound(`${ep.path.replace(/:(\w+)/g, '{$1}')} has no Markdown rendering; it answers application/json${ep.ndjson ? ' or application/x-ndjson' : ''}`);
     const format = negotiate(ctx, ep.markdown !== undefined, ep.ndjson);
     const path: Record<string, string> = {};
     for (const [k, v] of Object.entries(ctx.params ?? {})) path[k] = String(v).replace(/\.md$/, '');
     const query = { ...ctx.query };
     if (format === 'md' && query.format === undefined && ep.markdown) query.format = 'md';
+    if (format === 'ndjson' && query.format === undefined) query.format = 'ndjson';
     const params = readParams<Record<string, unknown>>(ep.params, query);
     const release = typeof params.release === 'string' ? await pin(ctx, params.release) : (ctx.state as State).release;
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
@@ -158,6 +189,8 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     }
     const urls = (ctx.state as State).urls;
     const body = ep.query ? await ep.query(release, urls, params) : await ep.handler!({ release, urls, params, path, ctx });
+    const next = nextQuery(ctx, body);
+    if (next) ctx.set('Link', `<${urls.api(ctx.path, { ...(ctx.query as Record<string, string>), ...next })}>; rel="next"`);
     if (body === undefined) return; // the handler answered itself (a stream)
     if (config.contractChecks) {
       const violations = checkResponse(ep.response, body);
@@ -174,11 +207,16 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     if (ep.markdown && !ep.path.includes(':')) router.get(`${ep.path}.md`, serve(ep));
   }
   for (const route of [...rawRoutes, ...mounts.flatMap((m) => m.routes)]) router.register(route.path, route.methods, route.handler);
-  router.get('/api/openapi.json', (ctx) => { ctx.body = openapi((ctx.state as State).urls.base); });
+  router.get('/api/openapi.json', (ctx) => {
+    // The document changes only with the code and the public base: a validator of its bytes, cached briefly.
+    const doc = openapi((ctx.state as State).urls.base);
+    if (notModified(ctx, etagOf(JSON.stringify(doc)), 'public, max-age=300')) return;
+    ctx.body = doc;
+  });
   router.get('/api/health', async (ctx) => {
     const release = (ctx.state as State).release;
     const m = release.manifest;
-    ctx.body = {
+    const body = {
       status: lake.status,
       release: release.id,
       schemaVersion: m.schemaVersion,
@@ -188,7 +226,11 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       pages: m.tables.pages?.rows ?? 0,
       fallback: lake.fallback,
       refusedReleases: lake.refused,
+      admitted,
     };
+    // Always revalidated (no-cache): the validator is of this very answer, so a 304 says nothing changed.
+    if (notModified(ctx, etagOf(JSON.stringify(body)), 'no-cache')) return;
+    ctx.body = body;
   });
 
   // Errors after the headers went out (a streamed body): a client that went away or spoke bad HTTP is one line.

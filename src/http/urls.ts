@@ -51,6 +51,10 @@ export class Urls implements Links {
   snapshotRecord(entity: string, id: string): string {
     return this.api(`/api/snapshots/${entity}/${encodeURIComponent(id)}`);
   }
+  /** The page describing a problem type: a problem document's `type`. */
+  problem(type: string): string {
+    return `${this.base}/problems/${type}`;
+  }
   releaseFile(release: string, path: string): string {
     return `${this.base}/api/releases/${release}/files/${path}`;
   }

@@ -1,9 +1,11 @@
-// GET / (the unified search reference page) and its two static assets.
+// GET / (the unified search reference page), its two static assets, and the pages of the problem types.
 import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
 import type { State } from '../state.ts';
 import type { RawRoute } from '../endpoints.ts';
-import { toProblem } from '../errors.ts';
+import { etagOf, notModified } from '../cache.ts';
+import { PROBLEM_TYPES, toProblem, type ProblemType } from '../errors.ts';
+import { problemTypeHtml } from '../../render/html/problems.ts';
 import { readParams } from '../params.ts';
 import { pageHtml, resultsHtml, type Form } from '../../render/html/page.ts';
 import type { ProblemBody } from '../../render/html/types.ts';
@@ -23,6 +25,9 @@ const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ??
 
 async function page(ctx: Context): Promise<void> {
   const { release, urls } = ctx.state as State;
+  // The page is made from the release, the query and X-Partial only: the ETag is known before any query runs.
+  ctx.vary('X-Partial');
+  if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}\n${ctx.get('X-Partial')}`), 'public, max-age=60')) return;
   const form: Form = {
     q: one(ctx.query.q), type: one(ctx.query.type) || 'all', from: one(ctx.query.from), to: one(ctx.query.to),
     supervisor: one(ctx.query.supervisor), position: one(ctx.query.position), final: one(ctx.query.final) === 'true',
@@ -43,7 +48,6 @@ async function page(ctx: Context): Promise<void> {
   }
   const results = resultsHtml(form, body, problem, (await coverageOf(release, FULL_SPAN)).statement);
   ctx.set('Content-Security-Policy', CSP);
-  ctx.vary('X-Partial');
   ctx.type = 'text/html; charset=utf-8';
   if (ctx.get('X-Partial') === 'results') {
     ctx.body = results;
@@ -52,7 +56,27 @@ async function page(ctx: Context): Promise<void> {
   ctx.body = pageHtml(form, await supervisorNames(release), results);
 }
 
+/** `/problems/{type}`: what a problem type means, as HTML, or as JSON for a client that prefers it. */
+async function problemType(ctx: Context): Promise<void> {
+  const key = String(ctx.params.type);
+  if (!Object.hasOwn(PROBLEM_TYPES, key)) return; // 404
+  const p = { key, ...PROBLEM_TYPES[key as ProblemType] };
+  const { urls } = ctx.state as State;
+  ctx.vary('Accept');
+  const type = ctx.accepts('text/html', 'application/json', 'application/problem+json');
+  if (notModified(ctx, etagOf(`${key}\n${type}`), 'public, max-age=3600')) return;
+  if (type === 'application/json' || type === 'application/problem+json') {
+    ctx.type = 'application/json';
+    ctx.body = { type: urls.problem(key), title: p.title, status: p.status, description: p.description, action: p.action };
+    return;
+  }
+  ctx.set('Content-Security-Policy', CSP);
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = problemTypeHtml(p);
+}
+
 export const webRoutes: RawRoute[] = [
+  { methods: ['GET', 'HEAD'], path: '/problems/:type', handler: problemType },
   { methods: ['GET', 'HEAD'], path: '/', handler: page },
   { methods: ['GET', 'HEAD'], path: '/favicon.ico', handler: async (ctx) => { ctx.status = 204; } },
   {

@@ -4,7 +4,7 @@ import type { ProblemBody } from './types.ts';
 
 type Row = Record<string, any>;
 
-const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Snippets mark matched words `**like this**`; on the page they become <mark>. */
 const marked = (s: string) => esc(s).replace(/\*\*(.+?)\*\*/g, '<mark>$1</mark>');
