@@ -1,6 +1,6 @@
 // Data products: snapshot manifest and pages (JSON or NDJSON), single snapshot records, the change
-// feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag; only of
-// releases that verified, with their own bounded pool of downloads).
+// feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag, byte ranges;
+// only of releases that verified, with their own bounded pool of downloads).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -20,6 +20,7 @@ import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshot
 import type { State } from '../state.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
+import { rangeOf, sendRange } from '../downloads.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
 
@@ -136,15 +137,17 @@ async function releaseFile(ctx: Context): Promise<void> {
   ctx.set('X-Release-Id', id);
   ctx.set('ETag', `"${sha256}"`);
   ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+  ctx.set('Accept-Ranges', 'bytes');
   if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === `"${sha256}"` || t === `W/"${sha256}"` || t === '*')) {
     ctx.status = 304;
     return;
   }
+  const range = rangeOf(ctx, bytes, sha256);
   ctx.type = path === MANIFEST_FILE ? 'application/json' : 'application/vnd.apache.parquet';
-  if (path === MANIFEST_FILE) ctx.body = manifestBytes;
+  if (path === MANIFEST_FILE) ctx.body = range ? manifestBytes.subarray(range.start, range.end + 1) : manifestBytes;
   else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
-  else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!));
-  ctx.length = bytes;
+  else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
+  sendRange(ctx, bytes, range);
 }
 
 export const dataRoutes: RawRoute[] = [

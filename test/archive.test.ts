@@ -1,0 +1,128 @@
+// Archive-grade release files: byte ranges (206, If-Range, 416) that remote Parquet readers fetch footers and row
+// groups with, read here by hyparquet's range reader and by hand the way DuckDB's httpfs reads a footer.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import type { Manifest } from '../core/lake/format.ts';
+import { requestedRange } from '../src/http/downloads.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, startFixtureServer } from './fixture.ts';
+
+const id = await fixtureRelease();
+const dir = join(FIXTURE_LAKE, 'releases', id);
+const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+const files = Object.values(manifest.tables).flatMap((x) => x.files);
+const running = await startFixtureServer();
+t.teardown(() => running.close());
+const fileUrl = (path: string) => `${running.url}/api/releases/${id}/files/${path}`;
+// The largest Parquet file, so that reading its footer and one column is visibly less than reading it.
+const big = files.filter((f) => f.path.endsWith('.parquet')).sort((a, b) => b.bytes - a.bytes)[0];
+
+t.test('requestedRange: single, open-ended, suffix, several (one span), unsatisfiable, ignored', async (t) => {
+  t.same(requestedRange('bytes=0-9', 100), { start: 0, end: 9 });
+  t.same(requestedRange('bytes=90-', 100), { start: 90, end: 99 });
+  t.same(requestedRange('bytes=-8', 100), { start: 92, end: 99 });
+  t.same(requestedRange('bytes=-800', 100), { start: 0, end: 99 }, 'a suffix longer than the file is the file');
+  t.same(requestedRange('bytes=95-200', 100), { start: 95, end: 99 }, 'an end past the file is its last byte');
+  t.same(
+    requestedRange('bytes=0-1, 50-59', 100),
+    { start: 0, end: 59 },
+    'several ranges: one span from the first to the last byte',
+  );
+  t.same(requestedRange('bytes=0-1,500-600', 100), { start: 0, end: 1 }, 'ranges past the end are dropped');
+  t.equal(requestedRange('bytes=100-', 100), 'unsatisfiable');
+  t.equal(requestedRange('bytes=-0', 100), 'unsatisfiable');
+  t.equal(requestedRange('bytes=0-', 0), 'unsatisfiable', 'an empty file has no byte to send');
+  for (const h of [undefined, '', 'bytes=', 'bytes=5-1', 'bytes=a-b', 'items=0-1', 'bytes=-', 'bytes=1-2-3'])
+    t.equal(requestedRange(h, 100), null, `ignored: ${h}`);
+});
+
+t.test('a Range read of a release file is a 206 with its Content-Range; If-Range; 416', async (t) => {
+  const whole = Buffer.from(await (await fetch(fileUrl(big.path))).arrayBuffer());
+  t.equal(whole.length, big.bytes);
+  const head = await fetch(fileUrl(big.path), { method: 'HEAD' });
+  t.equal(head.headers.get('accept-ranges'), 'bytes', 'HEAD says ranges are accepted');
+  t.equal(head.headers.get('content-length'), String(big.bytes));
+
+  const tail = await fetch(fileUrl(big.path), { headers: { Range: 'bytes=-8' } });
+  t.equal(tail.status, 206);
+  t.equal(tail.headers.get('content-range'), `bytes ${big.bytes - 8}-${big.bytes - 1}/${big.bytes}`);
+  t.equal(tail.headers.get('content-length'), '8');
+  t.equal(tail.headers.get('etag'), `"${big.sha256}"`, 'the ETag of the whole file');
+  const last8 = Buffer.from(await tail.arrayBuffer());
+  t.equal(last8.subarray(4).toString('latin1'), 'PAR1', 'the last 8 bytes: footer length and the Parquet magic');
+  // What DuckDB's httpfs (not built into this DuckDB) and every remote reader do next: the footer, by its length.
+  const footerLength = last8.readUInt32LE(0);
+  const start = big.bytes - 8 - footerLength;
+  const footer = await fetch(fileUrl(big.path), { headers: { Range: `bytes=${start}-${big.bytes - 9}` } });
+  t.equal(footer.status, 206);
+  t.ok(
+    Buffer.from(await footer.arrayBuffer()).equals(whole.subarray(start, big.bytes - 8)),
+    'the footer bytes are the file’s',
+  );
+
+  const middle = await fetch(fileUrl(big.path), { headers: { Range: 'bytes=100-199', 'If-Range': `"${big.sha256}"` } });
+  t.equal(middle.status, 206, 'If-Range naming this file: the range');
+  t.ok(Buffer.from(await middle.arrayBuffer()).equals(whole.subarray(100, 200)));
+  const stale = await fetch(fileUrl(big.path), {
+    headers: { Range: 'bytes=100-199', 'If-Range': `"${'0'.repeat(64)}"` },
+  });
+  t.equal(stale.status, 200, 'If-Range naming another file: the whole file');
+  t.equal((await stale.arrayBuffer()).byteLength, big.bytes);
+  const weak = await fetch(fileUrl(big.path), { headers: { Range: 'bytes=100-199', 'If-Range': `W/"${big.sha256}"` } });
+  t.equal(weak.status, 200, 'a weak validator never matches If-Range');
+  await weak.arrayBuffer();
+  const dated = await fetch(fileUrl(big.path), {
+    headers: { Range: 'bytes=100-199', 'If-Range': new Date().toUTCString() },
+  });
+  t.equal(dated.status, 200, 'a date never matches (no Last-Modified is sent)');
+  await dated.arrayBuffer();
+
+  const two = await fetch(fileUrl(big.path), { headers: { Range: 'bytes=0-3,100-103' } });
+  t.equal(two.status, 206, 'several ranges: one part');
+  t.equal(two.headers.get('content-range'), `bytes 0-103/${big.bytes}`);
+  await two.arrayBuffer();
+
+  const past = await get(fileUrl(big.path), { headers: { Range: `bytes=${big.bytes}-` } });
+  t.equal(past.status, 416);
+  t.equal(past.headers.get('content-range'), `bytes */${big.bytes}`);
+  t.equal(past.headers.get('content-type'), 'application/problem+json');
+  t.match(past.json, { status: 416, title: 'Range not satisfiable' });
+
+  const bad = await fetch(fileUrl(big.path), { headers: { Range: 'bytes=9-1' } });
+  t.equal(bad.status, 200, 'an invalid Range is ignored');
+  await bad.arrayBuffer();
+  const cached = await fetch(fileUrl(big.path), {
+    headers: { Range: 'bytes=0-1', 'If-None-Match': `"${big.sha256}"` },
+  });
+  t.equal(cached.status, 304, 'If-None-Match first');
+
+  const m = await fetch(fileUrl('manifest.json'), { headers: { Range: 'bytes=0-0' } });
+  t.equal(m.status, 206, 'the manifest too');
+  t.equal(await m.text(), '{');
+  const headRange = await fetch(fileUrl(big.path), { method: 'HEAD', headers: { Range: 'bytes=0-9' } });
+  t.equal(headRange.status, 200, 'HEAD ignores Range');
+  t.equal(running.downloads.active, 0, 'every ranged download let go of its slot');
+});
+
+t.test('hyparquet reads a remote Parquet file through range requests only, fetching less than the file', async (t) => {
+  const seen: { status: number; bytes: number }[] = [];
+  const counting: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    const body = await res.arrayBuffer();
+    if (init?.method !== 'HEAD') seen.push({ status: res.status, bytes: body.byteLength });
+    return new Response(body, { status: res.status, headers: res.headers });
+  };
+  const file = await asyncBufferFromUrl({ url: fileUrl(big.path), fetch: counting });
+  t.equal(file.byteLength, big.bytes, 'its length from a HEAD');
+  const metadata = await parquetMetadataAsync(file);
+  t.equal(Number(metadata.num_rows), big.rows, 'the footer’s row count is the manifest’s');
+  const first = metadata.schema[1].name;
+  const rows = await parquetReadObjects({ file, columns: [first], compressors });
+  t.equal(rows.length, big.rows, `every row of ${first}`);
+  t.ok(seen.length >= 2 && seen.every((s) => s.status === 206), `${seen.length} reads, all 206`);
+  const fetched = seen.reduce((n, s) => n + s.bytes, 0);
+  t.ok(fetched < big.bytes, `${fetched} of ${big.bytes} bytes fetched`);
+  t.equal(running.downloads.active, 0);
+});
