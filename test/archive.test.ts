@@ -126,3 +126,22 @@ t.test('hyparquet reads a remote Parquet file through range requests only, fetch
   t.ok(fetched < big.bytes, `${fetched} of ${big.bytes} bytes fetched`);
   t.equal(running.downloads.active, 0);
 });
+
+t.test('every release file answers with its own media type', async (t) => {
+  const expected = (path: string) =>
+    path.endsWith('.parquet')
+      ? 'application/vnd.apache.parquet'
+      : path.endsWith('.bin')
+        ? 'application/octet-stream'
+        : 'unexpected file';
+  for (const f of files) {
+    const res = await fetch(fileUrl(f.path), { method: 'HEAD' });
+    t.equal(res.headers.get('content-type'), expected(f.path), f.path);
+  }
+  t.ok(
+    files.some((f) => f.path.endsWith('.bin')),
+    'the release has text stores',
+  );
+  const m = await fetch(fileUrl('manifest.json'), { method: 'HEAD' });
+  t.equal(m.headers.get('content-type'), 'application/json; charset=utf-8', 'manifest.json');
+});

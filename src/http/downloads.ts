@@ -13,6 +13,17 @@ export interface ByteRange {
 }
 
 /**
+ * The media type of a release file: Parquet (`application/vnd.apache.parquet`, registered with IANA), the manifest
+ * JSON, the `SHA256SUMS` checksum list plain text, anything else (the raw-deflated text stores, `*.bin`) bytes.
+ */
+export function releaseFileType(path: string): string {
+  if (path.endsWith('.parquet')) return 'application/vnd.apache.parquet';
+  if (path.endsWith('.json')) return 'application/json';
+  if (path === 'SHA256SUMS') return 'text/plain; charset=utf-8';
+  return 'application/octet-stream';
+}
+
+/**
  * The range a `Range` header asks of a file of `size` bytes: null to answer the whole file (no header, a header that
  * is not `bytes=` ranges, which RFC 9110 says to ignore), 'unsatisfiable' (416) when no range overlaps the file, else
  * one range. Several ranges are answered as one: from the first byte asked to the last (a single-part 206 covering all

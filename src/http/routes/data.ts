@@ -20,7 +20,7 @@ import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshot
 import type { State } from '../state.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
-import { rangeOf, sendRange } from '../downloads.ts';
+import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
 
@@ -143,7 +143,7 @@ async function releaseFile(ctx: Context): Promise<void> {
     return;
   }
   const range = rangeOf(ctx, bytes, sha256);
-  ctx.type = path === MANIFEST_FILE ? 'application/json' : 'application/vnd.apache.parquet';
+  ctx.type = releaseFileType(path!);
   if (path === MANIFEST_FILE) ctx.body = range ? manifestBytes.subarray(range.start, range.end + 1) : manifestBytes;
   else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
   else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
