@@ -1,12 +1,14 @@
 // Archive-grade release files: byte ranges (206, If-Range, 416) that remote Parquet readers fetch footers and row
 // groups with, read here by hyparquet's range reader and by hand the way DuckDB's httpfs reads a footer.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import t from 'tap';
 import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import type { Manifest } from '../core/lake/format.ts';
 import { requestedRange } from '../src/http/downloads.ts';
+import { listFiles } from '../pipelines/publish/release.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, startFixtureServer } from './fixture.ts';
 
 const id = await fixtureRelease();
@@ -144,4 +146,55 @@ t.test('every release file answers with its own media type', async (t) => {
   );
   const m = await fetch(fileUrl('manifest.json'), { method: 'HEAD' });
   t.equal(m.headers.get('content-type'), 'application/json; charset=utf-8', 'manifest.json');
+});
+
+t.test('SHA256SUMS: sha256sum -c passes in the release directory; served as written', async (t) => {
+  t.equal(manifest.checksums, 'SHA256SUMS', 'the manifest names it');
+  const sums = await readFile(join(dir, 'SHA256SUMS'), 'utf8');
+  const out = execFileSync('sha256sum', ['--check', '--strict', 'SHA256SUMS'], { cwd: dir, encoding: 'utf8' });
+  t.equal(out.trim().split('\n').length, files.length, 'one line per data file');
+  t.ok(
+    out
+      .trim()
+      .split('\n')
+      .every((l) => l.endsWith(': OK')),
+    'every file OK',
+  );
+  const listed = sums
+    .trim()
+    .split('\n')
+    .map((l) => l.slice(66));
+  t.same([...listed].sort(), files.map((f) => f.path).sort(), 'exactly the manifest’s files');
+  const onDisk = (await listFiles(dir))
+    .map((f) => relative(dir, f))
+    .filter((f) => f !== 'manifest.json' && f !== 'SHA256SUMS');
+  t.same([...onDisk].sort(), [...listed].sort(), 'and every other file of the release directory');
+  const wrong = sums.replace(/^[0-9a-f]/, (c) => (c === '0' ? '1' : '0'));
+  t.not(
+    spawnSync('sha256sum', ['--check', '--quiet', '-'], { cwd: dir, input: wrong }).status,
+    0,
+    'a wrong checksum fails',
+  );
+
+  const served = await fetch(fileUrl('SHA256SUMS'));
+  t.equal(served.status, 200);
+  t.equal(served.headers.get('content-type'), 'text/plain; charset=utf-8');
+  t.equal(await served.text(), sums, 'the server answers the bytes the pipeline wrote');
+  t.equal(
+    served.headers.get('etag'),
+    `"${execFileSync('sha256sum', ['SHA256SUMS'], { cwd: dir, encoding: 'utf8' }).slice(0, 64)}"`,
+  );
+  const part = await fetch(fileUrl('SHA256SUMS'), { headers: { Range: 'bytes=0-63' } });
+  t.equal(part.status, 206);
+  t.equal(await part.text(), sums.slice(0, 64));
+});
+
+t.test('the release id recomputed from the files by the commands lake/README.md gives', async (t) => {
+  const readme = await readFile(join(import.meta.dirname, '..', 'lake', 'README.md'), 'utf8');
+  const block = /```sh release-id\n([\s\S]*?)```/.exec(readme);
+  if (!block) return t.fail('lake/README.md has a `sh release-id` block');
+  const commands = block[1].replace(/^ {2}/gm, '');
+  const out = execFileSync('bash', ['-e', '-o', 'pipefail', '-c', commands], { cwd: dir, encoding: 'utf8' }).trim();
+  t.equal(out, manifest.releaseId, 'the checksums pass, and the last line is the manifest’s release id');
+  t.equal(out, id, 'the directory’s name');
 });

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { MANIFEST_FILE } from '../../../core/lake/format.ts';
+import { CHECKSUMS_FILE, MANIFEST_FILE, sha256sums } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
 import { checkedManifest } from '../../lake/release.ts';
 import { changeFeed } from '../../queries/changes.ts';
@@ -107,7 +107,7 @@ export const dataEndpoints: Endpoint[] = [
 ];
 
 /**
- * A release's manifest.json or one of the files it lists, and nothing else (so no path can leave the release), of a
+ * A release's manifest.json, its SHA256SUMS or one of the files the manifest lists, and nothing else (so no path can leave the release), of a
  * release that verified in this server (the current one, a pin, or one verified now): a refused release's files would
  * not match their ETags.
  */
@@ -126,9 +126,12 @@ async function releaseFile(ctx: Context): Promise<void> {
   });
   let sha256: string;
   let bytes: number;
-  if (path === MANIFEST_FILE) {
-    sha256 = createHash('sha256').update(manifestBytes).digest('hex');
-    bytes = manifestBytes.length;
+  // The checksum list is made from the verified manifest: the same bytes as the release's SHA256SUMS file, and one for
+  // a release built before there was such a file.
+  const small = path === MANIFEST_FILE ? manifestBytes : path === CHECKSUMS_FILE ? Buffer.from(sha256sums(Object.values(manifest.tables).flatMap((t) => t.files))) : null;
+  if (small) {
+    sha256 = createHash('sha256').update(small).digest('hex');
+    bytes = small.length;
   } else {
     const entry = Object.values(manifest.tables).flatMap((t) => t.files).find((f) => f.path === path);
     if (!entry) throw notFound(`release ${id} has no file '${path ?? ''}'; its files are listed in /api/releases/${id}/files/manifest.json`);
@@ -144,7 +147,7 @@ async function releaseFile(ctx: Context): Promise<void> {
   }
   const range = rangeOf(ctx, bytes, sha256);
   ctx.type = releaseFileType(path!);
-  if (path === MANIFEST_FILE) ctx.body = range ? manifestBytes.subarray(range.start, range.end + 1) : manifestBytes;
+  if (small) ctx.body = range ? small.subarray(range.start, range.end + 1) : small;
   else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
   else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
   sendRange(ctx, bytes, range);
