@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import t from 'tap';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import type { Manifest } from '../core/lake/format.ts';
@@ -198,3 +199,77 @@ t.test('the release id recomputed from the files by the commands lake/README.md 
   t.equal(out, manifest.releaseId, 'the checksums pass, and the last line is the manifest’s release id');
   t.equal(out, id, 'the directory’s name');
 });
+
+/**
+ * A value as DuckDB's getRowObjectsJson writes it: BIGINT as a decimal string, DATE as `YYYY-MM-DD`, TIMESTAMP as
+ * `YYYY-MM-DD HH:MM:SS`; floats to 6 significant digits (FLOAT is printed shortest in one, widened in the other).
+ */
+function asDuckJson(v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? v : Number(v.toPrecision(6));
+  if (v instanceof Date)
+    return v
+      .toISOString()
+      .replace(/T00:00:00\.000Z$/, '')
+      .replace('T', ' ')
+      .replace(/(\.000)?Z$/, '');
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return Array.from(v as ArrayLike<unknown>, asDuckJson);
+  if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asDuckJson(x)]));
+  return v;
+}
+
+t.test(
+  'every Parquet file of the release reads the same in hyparquet, an independent reader, as in DuckDB',
+  async (t) => {
+    const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
+    const db = await instance.connect();
+    t.teardown(() => {
+      db.closeSync();
+      instance.closeSync();
+    });
+    const parquet = files.filter((f) => f.path.endsWith('.parquet'));
+    t.ok(
+      parquet.some((f) => f.path === 'legislative_files.parquet'),
+      'legislative_files, nested lists of structs, is among them',
+    );
+    for (const f of parquet) {
+      const bytes = await readFile(join(dir, f.path));
+      const rows = await parquetReadObjects({
+        file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length),
+        compressors,
+      });
+      const duck = (
+        await db.runAndReadAll(`SELECT * FROM read_parquet('${join(dir, f.path)}', hive_partitioning = false)`)
+      ).getRowObjectsJson();
+      t.equal(rows.length, f.rows, `${f.path}: ${f.rows} rows, as the manifest says`);
+      t.equal(duck.length, f.rows);
+      const first = rows.findIndex((r, i) => JSON.stringify(asDuckJson(r)) !== JSON.stringify(asDuckJson(duck[i])));
+      t.equal(first, -1, `${f.path}: every row and column alike${first === -1 ? '' : ` (not row ${first})`}`);
+    }
+    // The shapes that trip other readers are there: a null struct, nulls inside the list of structs, empty lists.
+    const bytes = await readFile(join(dir, 'legislative_files.parquet'));
+    const files_ = await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length),
+      compressors,
+    });
+    type Action = { rescinded_by: string | null };
+    const lf = files_ as { final_action: Action | null; actions: Action[] }[];
+    t.ok(
+      lf.some((r) => r.final_action == null),
+      'a file with no final action (a null struct; hyparquet leaves it undefined)',
+    );
+    t.ok(
+      lf.some((r) => r.actions.length === 0),
+      'a file with no action (an empty list)',
+    );
+    t.ok(
+      lf.some((r) => r.actions.some((a) => a.rescinded_by == null)),
+      'null fields inside the list of structs',
+    );
+    t.ok(
+      lf.some((r) => r.actions.some((a) => a.rescinded_by != null)),
+      'and set ones',
+    );
+  },
+);
