@@ -16,13 +16,34 @@ import { coverageReport } from '../../queries/coverage.ts';
 import { coverageMarkdown } from '../../render/markdown/meetings.ts';
 import { keptReleases } from '../../queries/releases.ts';
 import { releasesMarkdown } from '../../render/markdown/data.ts';
-import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
+import { entity, nextCursor, recordSchemaId, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
 import type { State } from '../state.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
 import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
+import { arrowStream, type JsonSchema } from '../../render/arrow/records.ts';
+import { schema } from '../../schemas.ts';
+import type { Release } from '../../lake/release.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
+
+/**
+ * A snapshot page as an Arrow IPC stream, typed by the entity's record schema; the page's facts in the headers of an
+ * NDJSON page and in the Arrow schema's metadata. Sent whole, as NDJSON pages are (at most 1000 records).
+ */
+async function arrowPage(release: Release, e: NonNullable<ReturnType<typeof entity>>, p: PageParams, ctx: Context): Promise<undefined> {
+  const page = await snapshotPage(release, e, p);
+  const facts: Record<string, string> = { schemaVersion: SNAPSHOT_SCHEMA_VERSION, release: release.id, entity: e.name, cursor: String(p.cursor), total: String(page.total) };
+  if (page.nextCursor !== null) facts.nextCursor = String(page.nextCursor);
+  const bytes = Buffer.from(arrowStream(page.records, schema(recordSchemaId(e.name)) as JsonSchema, facts));
+  ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
+  ctx.set('X-Total-Count', String(page.total));
+  if (page.nextCursor !== null) ctx.set('X-Next-Cursor', String(page.nextCursor));
+  ctx.type = 'application/vnd.apache.arrow.stream';
+  ctx.length = bytes.length;
+  ctx.body = Readable.from([bytes], { objectMode: false });
+  return undefined;
+}
 
 export const dataEndpoints: Endpoint[] = [
   {
@@ -44,6 +65,7 @@ export const dataEndpoints: Endpoint[] = [
     handler: async ({ release, params, path, ctx }) => {
       const e = await entityOf(path.entity);
       const p = params as PageParams;
+      if (p.format === 'arrow') return arrowPage(release, e, p, ctx);
       if (p.format !== 'ndjson') return snapshotPage(release, e, p);
       const bytes = await snapshotNdjson(release, e, p);
       const next = nextCursor(e, release, p);
