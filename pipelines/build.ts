@@ -5,7 +5,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
+import { CHECKSUMS_FILE, COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
 import { sqlString } from '../core/sql.ts';
 import { ANALYSIS } from '../core/text/analysis.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
@@ -17,7 +17,7 @@ import { writeChanges, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
 import { COVERAGE_SQL } from '../core/lake/coverage.ts';
 import { releaseIdOf } from '../core/lake/ids.ts';
-import { currentReleaseId, listFiles, prune, publish, stagingDir, writeJson } from './publish/release.ts';
+import { currentReleaseId, listFiles, prune, publish, stagingDir, writeChecksums, writeJson } from './publish/release.ts';
 import { RowFiles } from './store/row-files.ts';
 import { readNdjson } from './store/scratch.ts';
 import { copyOut, dropTables, loadNdjson, ndjsonQuery } from './store/tables.ts';
@@ -209,8 +209,10 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       changes,
       embeddings,
       tables: tablesOf(files),
+      checksums: CHECKSUMS_FILE,
       problems: Object.fromEntries([...rowFiles.problemKinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     };
+    await writeChecksums(staged, files);
     await writeJson(join(staged, MANIFEST_FILE), manifest);
     const now = await currentReleaseId(opts.lake);
     if ((opts.makeCurrent ?? true) && now !== startId) {

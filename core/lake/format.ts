@@ -67,6 +67,9 @@ export type Result = (typeof RESULTS)[number];
 
 /** A release's manifest, at the top of its directory. */
 export const MANIFEST_FILE = 'manifest.json';
+
+/** The release's checksum list: every data file's sha256 in `sha256sum -c` format (`sha256sums`). */
+export const CHECKSUMS_FILE = 'SHA256SUMS';
 /** Where a lake keeps its releases, one directory per release id. */
 export const releasesDir = (lake: string): string => join(lake, 'releases');
 export const releaseDir = (lake: string, id: string): string => join(releasesDir(lake), id);
@@ -327,6 +330,8 @@ export interface Manifest {
   changes?: ChangeCounts;
   embeddings?: EmbeddingsEntry | null;
   tables: Record<string, TableFiles>;
+  /** `SHA256SUMS`: the checksum list beside the manifest (releases built before it lack the field). */
+  checksums?: typeof CHECKSUMS_FILE;
   /** Problem counts by kind; the rows are in the `problems` table. */
   problems: Record<string, number>;
 }
@@ -341,6 +346,18 @@ export async function sha256Of(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/**
+ * The `SHA256SUMS` of these data files: a line `<sha256>  <path>` per file (two spaces: `sha256sum`'s text mode),
+ * sorted by path in byte order (`LC_ALL=C sort`), `\n` after every line. `sha256sum -c SHA256SUMS` in the release's
+ * directory checks them; the release id hashes exactly these bytes (`releaseIdOf`).
+ */
+export function sha256sums(files: ManifestFile[]): string {
+  const paths = files.map((f) => f.path);
+  paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const byPath = new Map(files.map((f) => [f.path, f.sha256]));
+  return paths.map((p) => `${byPath.get(p)}  ${p}\n`).join('');
 }
 
 /**

@@ -3,7 +3,7 @@
 // survive rebuilds; every record id begins with its meeting date. A release id is the hash of the release's content.
 import { createHash } from 'node:crypto';
 import { ANALYSIS } from '../text/analysis.ts';
-import { SCHEMA_VERSION, type DocumentKind, type ManifestFile } from './format.ts';
+import { SCHEMA_VERSION, sha256sums, type DocumentKind, type ManifestFile } from './format.ts';
 
 /** A document: meeting date and kind, e.g. `2016-11-01-minutes`. */
 export const documentId = (meetingDate: string, kind: DocumentKind): string => `${meetingDate}-${kind}`;
@@ -54,13 +54,15 @@ export function yearOfId(id: string): number | null {
 }
 
 /**
- * Release id: the first 16 hex digits of the sha256 over the schema and text-analysis versions (how the data is to be
- * read and queried) and every data file's path and sha256.
+ * Release id: the first 16 hex digits of the sha256 of the schema version and the text-analysis version (how the data
+ * is to be read and queried), a line each, followed by the release's `SHA256SUMS` (every data file's sha256 and path).
+ * From a release's directory: `{ printf '%s\n%s\n' 2.1.0 analysis-v4; cat SHA256SUMS; } | sha256sum | cut -c1-16`.
  */
 export function releaseIdOf(files: ManifestFile[]): string {
-  const hash = createHash('sha256').update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n`);
-  for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) hash.update(`${f.path}\t${f.sha256}\n`);
-  return hash.digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${SCHEMA_VERSION}\n${ANALYSIS.version}\n${sha256sums(files)}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Whether `id` has the form of a release id. */

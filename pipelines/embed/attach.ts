@@ -8,10 +8,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { embeddingFromEnv } from '../../core/config.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
-import { currentLink, MANIFEST_FILE, readManifest, releaseDir, sha256Of, tablesOf, type EmbeddingsEntry, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
+import { CHECKSUMS_FILE, currentLink, MANIFEST_FILE, readManifest, releaseDir, sha256Of, tablesOf, type EmbeddingsEntry, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { releaseIdOf } from '../../core/lake/ids.ts';
-import { publish, stagingDir, writeJson } from '../publish/release.ts';
+import { publish, stagingDir, writeChecksums, writeJson } from '../publish/release.ts';
 import { embedPages, type EmbedOptions } from './stage.ts';
 
 export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingsEntry; ms: number }
@@ -40,7 +40,8 @@ export async function attachEmbeddings(source: string, lake: string, opts: Embed
     db.closeSync();
     instance.closeSync();
     const releaseId = releaseIdOf(files);
-    await writeJson(join(staged, MANIFEST_FILE), { ...manifest, releaseId, embeddings, tables: tablesOf(files) } satisfies Manifest);
+    await writeChecksums(staged, files);
+    await writeJson(join(staged, MANIFEST_FILE), { ...manifest, releaseId, embeddings, tables: tablesOf(files), checksums: CHECKSUMS_FILE } satisfies Manifest);
     await publish(lake, staged, releaseId, opts.makeCurrent ?? true);
     return { releaseId, dir: releaseDir(lake, releaseId), embeddings, ms: performance.now() - started };
   } catch (e) {

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { currentLink, releaseDir, releasesDir } from '../../core/lake/format.ts';
+import { CHECKSUMS_FILE, currentLink, releaseDir, releasesDir, sha256sums, type ManifestFile } from '../../core/lake/format.ts';
 import { processAlive } from '../lock.ts';
 
 export async function listFiles(dir: string): Promise<string[]> {
@@ -98,6 +98,14 @@ export async function prune(lake: string, keep: number): Promise<string[]> {
     if (m && !processAlive(Number(m[1]))) await rm(join(lake, entry), { recursive: true, force: true });
   }
   return removed;
+}
+
+/**
+ * Writes the release's `SHA256SUMS` beside its manifest: the data files' checksums, which the release id hashes, so
+ * `sha256sum -c SHA256SUMS` checks a copy of the release with nothing but coreutils. Not a data file itself.
+ */
+export async function writeChecksums(dir: string, files: ManifestFile[]): Promise<void> {
+  await writeFile(join(dir, CHECKSUMS_FILE), sha256sums(files));
 }
 
 export async function writeJson(path: string, value: unknown): Promise<void> {

@@ -105,7 +105,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
   });
   // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts). A preflight
   // may be cached for a day (browsers cap it lower: Chromium at 2 hours).
-  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag', 'Link', 'X-Schema-Version', 'X-Next-Cursor', 'X-Total-Count'], maxAge: 86400, keepHeadersOnError: true }));
+  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag', 'Link', 'X-Schema-Version', 'X-Next-Cursor', 'X-Total-Count', 'Content-Range', 'Accept-Ranges', 'Content-Length'], maxAge: 86400, keepHeadersOnError: true }));
   // Outside the problem documents, so they are compressed too.
   app.use(compression());
   app.use(async (ctx, next) => {

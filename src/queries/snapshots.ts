@@ -122,7 +122,7 @@ export function ndjsonBytes(blob: DuckDBBlobValue): Buffer {
 
 export const total = (e: Entity, release: Release) => release.manifest.tables[e.table].rows;
 
-export interface PageParams { cursor: number; limit: number; format: 'json' | 'ndjson'; release?: string }
+export interface PageParams { cursor: number; limit: number; format: 'json' | 'ndjson' | 'arrow'; release?: string }
 
 /** The cursor after a page: null when the page reaches the end. */
 export const nextCursor = (e: Entity, release: Release, p: PageParams) => (p.cursor + p.limit < total(e, release) ? p.cursor + p.limit : null);

@@ -1,13 +1,13 @@
 // Data products: snapshot manifest and pages (JSON or NDJSON), single snapshot records, the change
-// feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag; only of
-// releases that verified, with their own bounded pool of downloads).
+// feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag, byte ranges;
+// only of releases that verified, with their own bounded pool of downloads).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { MANIFEST_FILE } from '../../../core/lake/format.ts';
+import { CHECKSUMS_FILE, MANIFEST_FILE, sha256sums } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
 import { checkedManifest } from '../../lake/release.ts';
 import { changeFeed } from '../../queries/changes.ts';
@@ -16,12 +16,34 @@ import { coverageReport } from '../../queries/coverage.ts';
 import { coverageMarkdown } from '../../render/markdown/meetings.ts';
 import { keptReleases } from '../../queries/releases.ts';
 import { releasesMarkdown } from '../../render/markdown/data.ts';
-import { entity, nextCursor, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
+import { entity, nextCursor, recordSchemaId, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
 import type { State } from '../state.ts';
 import type { Endpoint, RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
+import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
+import { arrowStream, type JsonSchema } from '../../render/arrow/records.ts';
+import { schema } from '../../schemas.ts';
+import type { Release } from '../../lake/release.ts';
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
+
+/**
+ * A snapshot page as an Arrow IPC stream, typed by the entity's record schema; the page's facts in the headers of an
+ * NDJSON page and in the Arrow schema's metadata. Sent whole, as NDJSON pages are (at most 1000 records).
+ */
+async function arrowPage(release: Release, e: NonNullable<ReturnType<typeof entity>>, p: PageParams, ctx: Context): Promise<undefined> {
+  const page = await snapshotPage(release, e, p);
+  const facts: Record<string, string> = { schemaVersion: SNAPSHOT_SCHEMA_VERSION, release: release.id, entity: e.name, cursor: String(p.cursor), total: String(page.total) };
+  if (page.nextCursor !== null) facts.nextCursor = String(page.nextCursor);
+  const bytes = Buffer.from(arrowStream(page.records, schema(recordSchemaId(e.name)) as JsonSchema, facts));
+  ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
+  ctx.set('X-Total-Count', String(page.total));
+  if (page.nextCursor !== null) ctx.set('X-Next-Cursor', String(page.nextCursor));
+  ctx.type = 'application/vnd.apache.arrow.stream';
+  ctx.length = bytes.length;
+  ctx.body = Readable.from([bytes], { objectMode: false });
+  return undefined;
+}
 
 export const dataEndpoints: Endpoint[] = [
   {
@@ -43,6 +65,7 @@ export const dataEndpoints: Endpoint[] = [
     handler: async ({ release, params, path, ctx }) => {
       const e = await entityOf(path.entity);
       const p = params as PageParams;
+      if (p.format === 'arrow') return arrowPage(release, e, p, ctx);
       if (p.format !== 'ndjson') return snapshotPage(release, e, p);
       const bytes = await snapshotNdjson(release, e, p);
       const next = nextCursor(e, release, p);
@@ -106,7 +129,7 @@ export const dataEndpoints: Endpoint[] = [
 ];
 
 /**
- * A release's manifest.json or one of the files it lists, and nothing else (so no path can leave the release), of a
+ * A release's manifest.json, its SHA256SUMS or one of the files the manifest lists, and nothing else (so no path can leave the release), of a
  * release that verified in this server (the current one, a pin, or one verified now): a refused release's files would
  * not match their ETags.
  */
@@ -125,9 +148,12 @@ async function releaseFile(ctx: Context): Promise<void> {
   });
   let sha256: string;
   let bytes: number;
-  if (path === MANIFEST_FILE) {
-    sha256 = createHash('sha256').update(manifestBytes).digest('hex');
-    bytes = manifestBytes.length;
+  // The checksum list is made from the verified manifest: the same bytes as the release's SHA256SUMS file, and one for
+  // a release built before there was such a file.
+  const small = path === MANIFEST_FILE ? manifestBytes : path === CHECKSUMS_FILE ? Buffer.from(sha256sums(Object.values(manifest.tables).flatMap((t) => t.files))) : null;
+  if (small) {
+    sha256 = createHash('sha256').update(small).digest('hex');
+    bytes = small.length;
   } else {
     const entry = Object.values(manifest.tables).flatMap((t) => t.files).find((f) => f.path === path);
     if (!entry) throw notFound(`release ${id} has no file '${path ?? ''}'; its files are listed in /api/releases/${id}/files/manifest.json`);
@@ -136,15 +162,17 @@ async function releaseFile(ctx: Context): Promise<void> {
   ctx.set('X-Release-Id', id);
   ctx.set('ETag', `"${sha256}"`);
   ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+  ctx.set('Accept-Ranges', 'bytes');
   if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === `"${sha256}"` || t === `W/"${sha256}"` || t === '*')) {
     ctx.status = 304;
     return;
   }
-  ctx.type = path === MANIFEST_FILE ? 'application/json' : 'application/vnd.apache.parquet';
-  if (path === MANIFEST_FILE) ctx.body = manifestBytes;
+  const range = rangeOf(ctx, bytes, sha256);
+  ctx.type = releaseFileType(path!);
+  if (small) ctx.body = range ? small.subarray(range.start, range.end + 1) : small;
   else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
-  else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!));
-  ctx.length = bytes;
+  else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
+  sendRange(ctx, bytes, range);
 }
 
 export const dataRoutes: RawRoute[] = [
