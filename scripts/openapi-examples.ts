@@ -210,6 +210,18 @@ for (const [path, item] of Object.entries(doc.paths)) {
         ).body,
       };
     }
+    if (op.responses['206'])
+      responses['206'] = {
+        [ok.type]: expect(await call(url, { headers: { Range: 'bytes=0-' } }), 206, `${url} Range: bytes=0-`).body,
+      };
+    if (op.responses['416'])
+      responses['416'] = {
+        'application/problem+json': expect(
+          await call(url, { headers: { Range: 'bytes=999999999-' } }),
+          416,
+          `${url} Range past the end`,
+        ).body,
+      };
     if (op.responses['406'])
       responses['406'] = {
         'application/problem+json': expect(

@@ -13,6 +13,7 @@ import { pointCurrent } from '../pipelines/publish/release.ts';
 import type { Config } from '../src/config.ts';
 import { checkResponse } from '../src/schemas.ts';
 import { start, type Running } from '../src/server.ts';
+import { documentErrors } from './document.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
@@ -63,11 +64,15 @@ export function schemaErrors(id: string, body: unknown): string {
 }
 
 
-/** GET that must answer 200 with a body valid against its response schema; returns the body. */
+/**
+ * GET that must answer 200 with a body valid against its response schema, and against what the served OpenAPI
+ * document says of that path (test/document.ts); returns the body.
+ */
 export async function getValid(t: Test, url: string, schemaId: string): Promise<any> {
   const r = await get(url);
   t.equal(r.status, 200, `GET ${url}`);
   t.equal(schemaErrors(schemaId, r.json), '', `valid ${schemaId}`);
+  t.equal(documentErrors(url, r.status, r.headers.get('content-type') ?? '', r.json), '', 'as the OpenAPI document says');
   return r.json;
 }
 
@@ -77,6 +82,7 @@ export async function expectRefusal(t: Test, url: string, parameter: string, rul
   t.equal(r.status, 400, url);
   t.match(r.headers.get('content-type'), /application\/problem\+json/);
   t.equal(schemaErrors('problem.json', r.json), '', 'a problem document');
+  t.equal(documentErrors(url, r.status, r.headers.get('content-type') ?? '', r.json), '', 'as the OpenAPI document says');
   t.ok(r.json.errors.some((e: any) => e.parameter === parameter && e.rule === rule), `${url}: ${parameter} ${rule} (${r.json.detail})`);
   t.notMatch(r.text, /at \w+ \(|\/work\/|node_modules/, 'no stack trace or path');
   return r.json;

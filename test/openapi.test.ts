@@ -145,7 +145,7 @@ t.test('the document is complete', async (t) => {
     for (const p of op.parameters ?? []) t.not(p.example, undefined, `${method} ${path}: ${p.name} has an example`);
     for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
       for (const [type, c] of Object.entries((r.content ?? {}) as Record<string, any>)) {
-        if (method === 'head' || type === 'application/vnd.apache.parquet' || status === '202') continue;
+        if (method === 'head' || BINARY.has(type) || status === '202') continue;
         if (c.example === undefined) t.fail(`${method} ${path} ${status} ${type}: no example`);
         else
           t.equal(
@@ -157,6 +157,13 @@ t.test('the document is complete', async (t) => {
     }
   }
 });
+
+/** Media types whose bodies are bytes: no JSON example to check. */
+const BINARY = new Set([
+  'application/vnd.apache.parquet',
+  'application/octet-stream',
+  'application/vnd.apache.arrow.stream',
+]);
 
 interface Sent {
   status: number;
@@ -329,6 +336,24 @@ t.test('every operation, driven with its examples, answers as the document says'
         method,
       );
     }
+    if (op.responses['206'])
+      checkAnswer(
+        t,
+        op,
+        `${what} Range: bytes=0-`,
+        await send(url, { ...init, headers: { Range: 'bytes=0-' } }),
+        206,
+        method,
+      );
+    if (op.responses['416'])
+      checkAnswer(
+        t,
+        op,
+        `${what} Range past the end`,
+        await send(url, { ...init, headers: { Range: 'bytes=999999999-' } }),
+        416,
+        method,
+      );
     if (op.responses['406'])
       checkAnswer(
         t,

@@ -77,6 +77,7 @@ const RELEASE_HEADER = header('The release that answered.', { type: 'string', pa
 
 const STATUS: Record<string, string> = {
   '200': 'OK',
+  '206': 'Partial content: the byte range the Range header asked for (Content-Range says which)',
   '202': 'Accepted (a notification or a response: nothing to answer)',
   '304': 'Not modified: If-None-Match named the current ETag',
   '400': 'A parameter broke a rule: `errors` lists each one as {parameter, rule, message}',
@@ -86,6 +87,7 @@ const STATUS: Record<string, string> = {
   '406': 'Not acceptable: the Accept header names no media type this endpoint answers',
   '413': 'The request body is larger than 1 MiB',
   '415': 'Content-Type is not application/json',
+  '416': 'Range not satisfiable: the range starts past the end of the file (Content-Range: bytes */size)',
   '503': 'Busy (too many requests waiting, or a query past its time limit); retry after Retry-After seconds',
 };
 
@@ -98,8 +100,9 @@ function response(
   content: Record<string, object> | null,
   ex: OperationExamples | undefined,
   extra: object = {},
+  fixed: Record<string, unknown> = {},
 ): object {
-  const recorded = ex?.responses[status] ?? {};
+  const recorded = { ...fixed, ...(ex?.responses[status] ?? {}) };
   const out: Record<string, unknown> = { description: STATUS[status], ...extra };
   if (content) {
     out.content = Object.fromEntries(
@@ -151,6 +154,7 @@ const HEADERS = {
   CacheControl: header('public, max-age=60'),
   ReleaseId: RELEASE_HEADER,
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer' }),
+  Link: header('`<url>; rel="next"`: the next page (absolute), while there is one; the body carries the same cursor.'),
 };
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 const CACHING = {
@@ -196,8 +200,17 @@ function endpointOperation(
   if (ep.ndjson)
     ok['application/x-ndjson'] = {
       type: 'string',
-      description: 'One record per line, as `records` of the JSON page (format=ndjson).',
+      description:
+        'One record per line, as `records` of the JSON page (format=ndjson, or Accept: application/x-ndjson).',
     };
+  if ((p.properties.format?.enum ?? []).includes('arrow'))
+    ok['application/vnd.apache.arrow.stream'] = {
+      type: 'string',
+      contentMediaType: 'application/vnd.apache.arrow.stream',
+      description: 'The page as an Arrow IPC stream (format=arrow), columns typed by the record schema.',
+    };
+  // Paged answers say where the next page is in a Link header too.
+  const paged = 'cursor' in p.properties || 'after' in p.properties ? { Link: headerRef('Link') } : {};
   const canMiss = names.length > 0 || 'release' in p.properties;
   const markdownNote = markdownPath
     ? ' Markdown: the same as the path without `.md` with `format=md` or `Accept: text/markdown`.'
@@ -211,7 +224,7 @@ function endpointOperation(
     tags: [ep.tag],
     parameters: [...pathParams, ...query],
     responses: {
-      200: response('200', ok, ex, { headers: { ...CACHING, ...(ep.ndjson ? ndjsonHeaders : {}) } }),
+      200: response('200', ok, ex, { headers: { ...CACHING, ...paged, ...(ep.ndjson ? ndjsonHeaders : {}) } }),
       304: response('304', null, ex, { headers: CACHING }),
       400: response('400', { 'application/problem+json': problem }, ex),
       ...(canMiss ? { 404: response('404', { 'application/problem+json': problem }, ex) } : {}),
@@ -237,21 +250,51 @@ function otherPaths(ex: (key: string) => OperationExamples | undefined): Record<
   const fileHeaders = {
     ETag: header("The file's sha256 (quoted), as the manifest lists it."),
     'Cache-Control': header('public, max-age=31536000, immutable'),
-    'Content-Length': header('The file size in bytes.', { type: 'integer' }),
+    'Content-Length': header('The file size in bytes (of the range, for a 206).', { type: 'integer' }),
+    'Accept-Ranges': header('bytes: every release file answers Range requests.'),
     'X-Release-Id': headerRef('ReleaseId'),
   };
   const fileContent = {
     'application/vnd.apache.parquet': {
       type: 'string',
       contentMediaType: 'application/vnd.apache.parquet',
-      description: 'A file of the release (bytes).',
+      description: 'A Parquet table file of the release (bytes).',
+    },
+    'application/octet-stream': {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'An index text store (`index/*_text.bin`, raw-deflated texts at the offsets its docs table gives).',
     },
     'application/json': { type: 'object', description: 'manifest.json: the release manifest (tables, files, sha256).' },
+    'text/plain': {
+      type: 'string',
+      description: 'SHA256SUMS: `<sha256>  <path>` per data file, for `sha256sum -c SHA256SUMS` (lake/README.md).',
+    },
   };
+  const sums = { 'text/plain': `${'0'.repeat(64)}  documents/year=2016/data_0.parquet\n` };
   const fileResponses = (method: string) => ({
-    200: response('200', fileContent, method === 'get' ? files : undefined, { headers: fileHeaders }),
+    200: response('200', fileContent, method === 'get' ? files : undefined, { headers: fileHeaders }, sums),
+    // HEAD answers the whole file's headers: Range applies to GET only.
+    ...(method === 'get'
+      ? {
+          206: response(
+            '206',
+            fileContent,
+            files,
+            { headers: { ...fileHeaders, 'Content-Range': header('bytes first-last/size') } },
+            sums,
+          ),
+        }
+      : {}),
     304: response('304', null, undefined, { headers: fileHeaders }),
     404: response('404', { 'application/problem+json': problem }, files),
+    ...(method === 'get'
+      ? {
+          416: response('416', { 'application/problem+json': problem }, files, {
+            headers: { 'Content-Range': header('bytes */size') },
+          }),
+        }
+      : {}),
     503: response('503', { 'application/problem+json': problem }, files),
   });
   const health = ex('GET /api/health');
@@ -307,8 +350,13 @@ function otherPaths(ex: (key: string) => OperationExamples | undefined): Record<
         tags: ['service'],
         responses: {
           200: response('200', { 'application/json': ref('health.json') }, health, {
-            headers: { 'X-Release-Id': headerRef('ReleaseId') },
+            headers: {
+              'X-Release-Id': headerRef('ReleaseId'),
+              ETag: header('Of this answer; If-None-Match gets a 304 while nothing changed.'),
+              'Cache-Control': header('no-cache'),
+            },
           }),
+          304: response('304', null, undefined),
         },
       },
     },
@@ -333,7 +381,9 @@ function otherPaths(ex: (key: string) => OperationExamples | undefined): Record<
               },
             },
             doc,
+            { headers: { ETag: header('Of the document.'), 'Cache-Control': header('public, max-age=300') } },
           ),
+          304: response('304', null, undefined),
           503: response('503', { 'application/problem+json': problem }, doc),
         },
       },
@@ -344,7 +394,7 @@ function otherPaths(ex: (key: string) => OperationExamples | undefined): Record<
         summary:
           "A kept release's manifest.json or one of the files it lists (Parquet and the index text stores), immutable",
         description:
-          "Only releases this server verified; the ETag is the file's sha256. Answered outside admission, with its own bound on downloads at once (503).",
+          "Only releases this server verified; the ETag is the file's sha256. `Range: bytes=first-last` (or `first-`, `-suffix`) answers 206, so remote Parquet readers fetch footers and row groups only; `If-Range` with the ETag keeps the range, any other validator gets the whole file; several ranges are answered as one span. Answered outside admission, with its own bound on downloads at once (503).",
         tags: ['data'],
         parameters: fileParams,
         responses: fileResponses('get'),
@@ -414,7 +464,7 @@ function build(): Record<string, any> {
       title: 'Board Records',
       version: '2.0.0',
       description:
-        "Public, read-only search and data service over the San Francisco Board of Supervisors' agendas, minutes, legislative files, recorded roll calls and public-comment summaries. A recorded position is not a stance on the underlying matter.\n\nThe API is public: no authentication. Every answer carries `X-Release-Id`; `release=<id>` pins a kept release where offered. Errors are RFC 9457 problem documents (`application/problem+json`); any method other than GET, HEAD and OPTIONS on a REST path answers 405. Markdown: the `.md` path suffix, `format=md`, or `Accept: text/markdown`.",
+        "Public, read-only search and data service over the San Francisco Board of Supervisors' agendas, minutes, legislative files, recorded roll calls and public-comment summaries. A recorded position is not a stance on the underlying matter.\n\nThe API is public: no authentication. Every answer carries `X-Release-Id`; `release=<id>` pins a kept release where offered. Errors are RFC 9457 problem documents (`application/problem+json`); any method other than GET, HEAD and OPTIONS on a REST path answers 405. Markdown: the `.md` path suffix, `format=md`, or `Accept: text/markdown`. Compressible answers are gzip or br by Accept-Encoding (with Vary: Accept-Encoding; NDJSON coded as it streams); release files are sent as stored. Each problem `type` is a page on this server describing the problem.",
       license: {
         name: 'Public records of the City and County of San Francisco; no further license is asserted',
         url: 'https://sfbos.org/',
