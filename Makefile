@@ -81,7 +81,7 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/sql.ts core/roster.ts core
   src/queries/releases.ts src/mcp/links.ts src/mcp/tools/get-meeting.ts test/docs.test.ts test/housing-signals.test.ts \
   test/coverage.test.ts src/http/openapi.ts scripts test/openapi.test.ts test/openapi-client src/http/cache.ts \
   src/http/compress.ts src/render/html/problems.ts test/conventions.test.ts \
-  test/archive.test.ts src/render/arrow/records.ts test/document.ts
+  test/archive.test.ts src/render/arrow/records.ts test/document.ts test/openapi-requests.ts
 
 # eslint (eslint.config.js: typescript-eslint, and the import directions of ARCHITECTURE.md), prettier over
 # PRETTIER_SCOPE, no import cycles (madge), and the two seams: pipelines/ import nothing from src/, queries nothing

@@ -9,6 +9,7 @@ import { Overloaded } from '../src/lake/pool.ts';
 import { toProblem } from '../src/http/errors.ts';
 import { EXAMPLES_FILE, openapi, type Examples, type OperationExamples } from '../src/http/openapi.ts';
 import { startFixtureServer } from '../test/fixture.ts';
+import { answer, exampleUrl, missingValues, type Answer } from '../test/openapi-requests.ts';
 
 /** The base URL the examples' links name: the default `make serve` address. */
 const BASE = 'http://127.0.0.1:8080';
@@ -17,24 +18,7 @@ const MCP_ACCEPT = 'application/json, text/event-stream';
 const running = await startFixtureServer({ publicBaseUrl: BASE });
 const origin = running.url;
 
-interface Answer {
-  status: number;
-  type: string;
-  body: unknown;
-  headers: Headers;
-}
-
-async function call(path: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await fetch(origin + path, init);
-  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
-  const text = await res.text();
-  return {
-    status: res.status,
-    type,
-    body: /^application\/(.+\+)?json$/.test(type) && text ? JSON.parse(text) : text,
-    headers: res.headers,
-  };
-}
+const call = (path: string, init: RequestInit = {}): Promise<Answer> => answer(origin + path, init);
 
 async function json(path: string): Promise<any> {
   const a = await call(path);
@@ -126,24 +110,6 @@ const parameters: Record<string, Record<string, unknown>> = {
   '/api/releases': { format: 'json' },
   '/api/releases/{id}/files/{path}': { id: release, path: 'manifest.json' },
 };
-
-/** The URL of an operation with these parameters (path ones in the path, the rest in the query). */
-export function exampleUrl(path: string, params: Record<string, unknown>): string {
-  const query = new URLSearchParams();
-  const filled = path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(String(params[n])));
-  for (const [k, v] of Object.entries(params)) if (!path.includes(`{${k}}`)) query.set(k, String(v));
-  return query.size ? `${filled}?${query}` : filled;
-}
-
-/** Values the fixture holds no record of: a release not kept, else an unknown record id or meeting date. */
-export function missingValues(params: Record<string, unknown>): Record<string, unknown> {
-  if ('release' in params) return { release: '0000000000000000' };
-  return Object.fromEntries(
-    Object.keys(params)
-      .filter((k) => k === 'id' || k === 'date')
-      .map((k) => [k, k === 'id' ? 'no-such-record' : '2013-01-08']),
-  );
-}
 
 const busy = (path: string) => {
   const p = toProblem(new Overloaded('too many requests'))!;

@@ -46,6 +46,20 @@ const varies = (r: Raw, name: string) =>
     .split(/\s*,\s*/)
     .includes(name.toLowerCase());
 
+/** A client that pipelines 16 NDJSON pages (cursor of the k-th from `cursor`) and never reads an answer. */
+const stalledPages =
+  (cursor: (k: number) => number, headers = '') =>
+  (s: import('node:net').Socket) => {
+    s.pause();
+    s.write(
+      Array.from(
+        { length: 16 },
+        (_, k) =>
+          `GET /api/snapshots/legislative-files?format=ndjson&limit=1000&cursor=${cursor(k)} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`,
+      ).join(''),
+    );
+  };
+
 t.test('gzip and br for every compressible answer, chosen by Accept-Encoding, with Vary', async (t) => {
   const id = running.lake.releaseId;
   const paths: [string, RegExp][] = [
@@ -196,16 +210,7 @@ t.test(
     const stalled = Array.from({ length: 3 }, (_, i) =>
       connection(
         target,
-        (s) => {
-          s.pause();
-          s.write(
-            Array.from(
-              { length: 16 },
-              (_, k) =>
-                `GET /api/snapshots/legislative-files?format=ndjson&limit=1000&cursor=${i * 16 + k} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\n\r\n`,
-            ).join(''),
-          );
-        },
+        stalledPages((k) => i * 16 + k, 'Accept-Encoding: gzip\r\n'),
         4000,
       ),
     );
@@ -418,16 +423,7 @@ t.test('every problem type URI resolves to a page describing it (HTML, or JSON w
   t.teardown(() => busy.close());
   const held = connection(
     { url: busy.url, admitted: busy.admitted },
-    (s) => {
-      s.pause();
-      s.write(
-        Array.from(
-          { length: 16 },
-          (_, k) =>
-            `GET /api/snapshots/legislative-files?format=ndjson&limit=1000&cursor=${k * 7} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
-        ).join(''),
-      );
-    },
+    stalledPages((k) => k * 7),
     1500,
   );
   for (let i = 0; i < 100 && busy.admitted() < 1; i++) await new Promise((r) => setTimeout(r, 20));

@@ -20,6 +20,16 @@ const PATHS = Object.keys(doc.paths).map((path) => ({
 
 const compiled = new Map<object, ValidateFunction>();
 
+/** Why `value` does not fit a schema of the document (its refs point into the components), or ''. */
+export function validate(schema: object, value: unknown): string {
+  let v = compiled.get(schema);
+  if (!v) {
+    v = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')));
+    compiled.set(schema, v);
+  }
+  return v(value) ? '' : JSON.stringify(v.errors?.slice(0, 3));
+}
+
 /** Why the document would not accept this GET answer ('' when it does). */
 export function documentErrors(url: string, status: number, contentType: string, body: unknown): string {
   const pathname = new URL(url, 'http://x').pathname;
@@ -29,12 +39,6 @@ export function documentErrors(url: string, status: number, contentType: string,
   if (!response) return `GET ${found.path}: ${status} is not documented`;
   const media = response.content?.[contentType.split(';')[0].trim()];
   if (!media) return `GET ${found.path} ${status}: ${contentType} is not documented`;
-  let v = compiled.get(media.schema);
-  if (!v) {
-    v = ajv.compile(
-      JSON.parse(JSON.stringify(media.schema).replaceAll('"#/components/', '"openapi.json#/components/')),
-    );
-    compiled.set(media.schema, v);
-  }
-  return v(body) ? '' : `GET ${found.path} ${status}: ${JSON.stringify(v.errors?.slice(0, 3))}`;
+  const errors = validate(media.schema, body);
+  return errors && `GET ${found.path} ${status}: ${errors}`;
 }

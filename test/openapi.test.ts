@@ -6,11 +6,11 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import t, { type Test } from 'tap';
-import { readExamples } from '../src/http/openapi.ts';
+import { openapi, readExamples } from '../src/http/openapi.ts';
+import { validate } from './document.ts';
 import { ROOT, startFixtureServer } from './fixture.ts';
+import { answer, exampleUrl, missingValues, type Answer } from './openapi-requests.ts';
 
 const run = promisify(execFile);
 const running = await startFixtureServer();
@@ -22,19 +22,16 @@ await mkdir(OUT, { recursive: true });
 const DOC_FILE = join(OUT, 'openapi.json');
 await writeFile(DOC_FILE, JSON.stringify(doc, null, 1));
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-(addFormats as unknown as (a: Ajv2020) => void)(ajv);
-ajv.addSchema({ $id: 'openapi.json', components: doc.components });
-/** A schema of the document (refs point into its components), compiled against them. */
-const compiled = new Map<object, ValidateFunction>();
-function validate(schema: object, value: unknown): string {
-  let v = compiled.get(schema);
-  if (!v) {
-    v = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')));
-    compiled.set(schema, v);
-  }
-  return v(value) ? '' : JSON.stringify(v.errors?.slice(0, 3));
-}
+/** Media types whose bodies are bytes: no JSON example to check. */
+const BINARY = new Set([
+  'application/vnd.apache.parquet',
+  'application/octet-stream',
+  'application/vnd.apache.arrow.stream',
+]);
+
+t.test('answers are validated against the components the server serves', async (t) => {
+  t.same(doc.components, (openapi() as any).components, 'test/document.ts compiles the served components');
+});
 
 const METHODS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'];
 const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
@@ -158,43 +155,17 @@ t.test('the document is complete', async (t) => {
   }
 });
 
-/** Media types whose bodies are bytes: no JSON example to check. */
-const BINARY = new Set([
-  'application/vnd.apache.parquet',
-  'application/octet-stream',
-  'application/vnd.apache.arrow.stream',
-]);
-
-interface Sent {
-  status: number;
-  type: string;
-  body: unknown;
-  etag: string | null;
-}
+/** An answer with its ETag, if any. */
+type Sent = Answer & { etag: string | null };
 
 async function send(url: string, init: RequestInit = {}): Promise<Sent> {
-  const res = await fetch(running.url + url, init);
-  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
-  const text = await res.text();
-  return {
-    status: res.status,
-    type,
-    body: /^application\/(.+\+)?json$/.test(type) && text ? JSON.parse(text) : text,
-    etag: res.headers.get('etag'),
-  };
+  const a = await answer(running.url + url, init);
+  return { ...a, etag: a.headers.get('etag') };
 }
 
 /** The operation's URL with its example parameters, some replaced or added. */
-function exampleUrl(path: string, op: any, change: Record<string, unknown> = {}): string {
-  const values: Record<string, unknown> = Object.fromEntries(
-    (op.parameters ?? []).map((p: any) => [p.name, p.example]),
-  );
-  Object.assign(values, change);
-  const query = new URLSearchParams();
-  const filled = path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(String(values[n])));
-  for (const [k, v] of Object.entries(values)) if (!path.includes(`{${k}}`) && v !== undefined) query.set(k, String(v));
-  return query.size ? `${filled}?${query}` : filled;
-}
+const opUrl = (path: string, op: any, change: Record<string, unknown> = {}) =>
+  exampleUrl(path, { ...Object.fromEntries((op.parameters ?? []).map((p: any) => [p.name, p.example])), ...change });
 
 /** The answer is documented: its status, its content type for that status, and its body fits that schema. */
 function checkAnswer(t: Test, op: any, what: string, got: Sent, status: number, method: string) {
@@ -221,7 +192,7 @@ const rpc = (body: string, headers: Record<string, string> = {}): RequestInit =>
 
 t.test('every operation, driven with its examples, answers as the document says', async (t) => {
   for (const { path, method, op } of operations) {
-    const url = exampleUrl(path, op);
+    const url = opUrl(path, op);
     const what = `${method.toUpperCase()} ${url}`;
     if (path === '/api/mcp') {
       if (method !== 'post') {
@@ -289,7 +260,7 @@ t.test('every operation, driven with its examples, answers as the document says'
       t.equal(md.type, 'text/markdown', `${what}: Markdown when asked`);
     }
     if (content['application/x-ndjson']) {
-      const nd = await send(exampleUrl(path, op, { format: 'ndjson' }));
+      const nd = await send(opUrl(path, op, { format: 'ndjson' }));
       checkAnswer(t, op, `${what} format=ndjson`, nd, 200, method);
       const lines = String(nd.body).trim().split('\n');
       t.ok(
@@ -313,25 +284,18 @@ t.test('every operation, driven with its examples, answers as the document says'
         t,
         op,
         `${what} with an unknown parameter`,
-        await send(exampleUrl(path, op, { bogus: 1 }), init),
+        await send(opUrl(path, op, { bogus: 1 }), init),
         400,
         method,
       );
     if (op.responses['404']) {
       const values = Object.fromEntries((op.parameters ?? []).map((p: any) => [p.name, p.example]));
-      const missing =
-        'release' in values
-          ? { release: '0000000000000000' }
-          : Object.fromEntries(
-              Object.keys(values)
-                .filter((k) => k === 'id' || k === 'date')
-                .map((k) => [k, k === 'id' ? 'no-such-record' : '2013-01-08']),
-            );
+      const missing = missingValues(values);
       checkAnswer(
         t,
         op,
         `${what} of nothing the fixture holds`,
-        await send(exampleUrl(path, op, missing), init),
+        await send(opUrl(path, op, missing), init),
         404,
         method,
       );

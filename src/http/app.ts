@@ -207,11 +207,20 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     if (ep.markdown && !ep.path.includes(':')) router.get(`${ep.path}.md`, serve(ep));
   }
   for (const route of [...rawRoutes, ...mounts.flatMap((m) => m.routes)]) router.register(route.path, route.methods, route.handler);
+  // The document changes only with the code and the public base (the server's own addresses, a handful): its bytes and
+  // their validator are made once per base, not per request.
+  const documents = new Map<string, { text: string; etag: string }>();
   router.get('/api/openapi.json', (ctx) => {
-    // The document changes only with the code and the public base: a validator of its bytes, cached briefly.
-    const doc = openapi((ctx.state as State).urls.base);
-    if (notModified(ctx, etagOf(JSON.stringify(doc)), 'public, max-age=300')) return;
-    ctx.body = doc;
+    const base = (ctx.state as State).urls.base;
+    let served = documents.get(base);
+    if (!served) {
+      const text = JSON.stringify(openapi(base));
+      served = { text, etag: etagOf(text) };
+      documents.set(base, served);
+    }
+    if (notModified(ctx, served.etag, 'public, max-age=300')) return;
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = served.text;
   });
   router.get('/api/health', async (ctx) => {
     const release = (ctx.state as State).release;

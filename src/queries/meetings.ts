@@ -64,7 +64,8 @@ type Row = Record<string, any>;
 
 /** One meeting, or null when the lake holds no document of that date. */
 export async function getMeeting(release: Release, links: Links, date: string, p: MeetingParams) {
-  const meeting: MeetingCoverage | undefined = (await meetingsCoverage(release)).find((m) => m.date === date);
+  const all = await meetingsCoverage(release);
+  const meeting: MeetingCoverage | undefined = all.find((m) => m.date === date);
   if (!meeting) return null;
   const docs = await documentsOf(release);
   // The minutes record what happened; without them, the agenda says what was to be taken up.
@@ -98,26 +99,15 @@ export async function getMeeting(release: Release, links: Links, date: string, p
   const byItem = new Map<string, Row[]>();
   for (const r of rollCalls)
     (byItem.get(String(r.itemId)) ?? byItem.set(String(r.itemId), []).get(String(r.itemId))!).push(rollCall(r));
-  const all = await meetingsCoverage(release);
+  const { date: _date, year: _year, documents: _documents, ...holds } = meeting;
   return {
     date,
     year: meeting.year,
-    documents: meeting.documents.map((id) => ({
-      id,
-      kind: docs.get(id)!.kind,
-      title: docs.get(id)!.title,
-      pages: docs.get(id)!.pages,
-      officialUrl: docs.get(id)!.officialUrl,
-    })),
-    holds: {
-      agenda: meeting.agenda,
-      minutes: meeting.minutes,
-      pages: meeting.pages,
-      items: meeting.items,
-      rollCalls: meeting.rollCalls,
-      comments: meeting.comments,
-      synthetic: meeting.synthetic,
-    },
+    documents: meeting.documents.map((id) => {
+      const { kind, title, pages, officialUrl } = docs.get(id)!;
+      return { id, kind, title, pages, officialUrl };
+    }),
+    holds,
     coverage: spanOf(all, meeting.year, meeting.year, date),
     filters: { actionType: p.actionType ?? null, result: p.result ?? null },
     itemsFrom,

@@ -46,7 +46,8 @@ async function page(ctx: Context): Promise<void> {
       ctx.status = p.status;
     }
   }
-  const results = resultsHtml(form, body, problem, (await coverageOf(release, FULL_SPAN)).statement);
+  const lake = body || problem ? null : (await coverageOf(release, FULL_SPAN)).statement;
+  const results = resultsHtml(form, body, problem, lake);
   ctx.set('Content-Security-Policy', CSP);
   ctx.type = 'text/html; charset=utf-8';
   if (ctx.get('X-Partial') === 'results') {

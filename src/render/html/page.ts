@@ -69,12 +69,15 @@ function filtersText(f: Form): string {
 /** What the lake holds, in words: on the first screen, in every empty state and beside every count. */
 const coverageHtml = (statement: string) => `<p class="coverage"><strong>What the lake holds:</strong> ${esc(statement)} <a href="/api/coverage.md">Coverage by year</a></p>`;
 
-/** The results section alone (what the script swaps in); `lake` is the coverage statement of the whole lake. */
-export function resultsHtml(f: Form, body: Row | null, problem: ProblemBody | null, lake: string): string {
+/**
+ * The results section alone (what the script swaps in). `lake`, the coverage statement of the whole lake, is shown
+ * before any search (a search answer states its own).
+ */
+export function resultsHtml(f: Form, body: Row | null, problem: ProblemBody | null, lake: string | null): string {
   if (problem) {
     return `<section id="results" aria-live="polite"><div class="error" role="alert"><h2>That search could not run</h2><p>${esc(problem.detail)}</p>${problem.candidates?.length ? `<p>Candidates: ${esc(problem.candidates.map((c) => c.fullName ?? '').join('; '))}</p>` : ''}</div></section>`;
   }
-  if (!body) return `<section id="results" aria-live="polite"><p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim&amp;type=all">housing votes by Supervisor Kim</a>.</p>${coverageHtml(lake)}</section>`;
+  if (!body) return `<section id="results" aria-live="polite"><p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim&amp;type=all">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}</section>`;
   if (body.results.length === 0) {
     const suggestions = [
       f.supervisor || f.position || f.final ? 'remove the supervisor, position or final filter' : '',
@@ -82,11 +85,11 @@ export function resultsHtml(f: Form, body: Row | null, problem: ProblemBody | nu
       f.type !== 'all' ? 'search everything (type: Everything)' : '',
       'use fewer or different words',
     ].filter(Boolean);
-    return `<section id="results" aria-live="polite"><div class="empty"><h2>No results for “${esc(f.q)}”</h2>${coverageHtml(body.coverage?.statement ?? lake)}<p>Filters in force: ${esc(filtersText(f))}. ${body.filters?.omitted ? esc(body.filters.omitted) + '. ' : ''}Try to ${esc(suggestions.join(', or '))}.</p></div></section>`;
+    return `<section id="results" aria-live="polite"><div class="empty"><h2>No results for “${esc(f.q)}”</h2>${coverageHtml(body.coverage.statement)}<p>Filters in force: ${esc(filtersText(f))}. ${body.filters?.omitted ? esc(body.filters.omitted) + '. ' : ''}Try to ${esc(suggestions.join(', or '))}.</p></div></section>`;
   }
   return `<section id="results" aria-live="polite">
   <p class="summary">${esc(body.returned)} of ${esc(body.total)} results for “${esc(f.q)}” · filters: ${esc(filtersText(f))}${body.voter ? ` · supervisor: ${esc(body.voter.fullName)}` : ''} · release ${esc(body.release ?? '')}</p>
-  ${coverageHtml(body.coverage?.statement ?? lake)}
+  ${coverageHtml(body.coverage.statement)}
   <p class="caution">A recorded position is not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.</p>
   <ol class="results">${body.results.map(resultHtml).join('\n')}</ol>
 </section>`;
