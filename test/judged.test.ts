@@ -10,6 +10,11 @@ import { FIXTURE_LAKE, fixtureRelease } from './fixture.ts';
 const queries = loadJudged();
 
 t.test('the set: kinds, ids, grades, and a grade-3 page for every query', async (t) => {
+  t.ok(queries.length >= 120, `${queries.length} queries`);
+  for (const kind of KINDS) {
+    const n = queries.filter((q) => q.kind === kind).length;
+    t.ok(n >= 18, `${kind}: ${n} queries`);
+  }
   const ids = queries.map((q) => q.id);
   t.equal(new Set(ids).size, ids.length, 'query ids are unique');
   for (const q of queries) {
