@@ -182,7 +182,9 @@ export function formatJudged(r: JudgedResult): string {
     if (k.queries) lines.push(`| ${kind} | ${k.queries} | ${engines.map((e) => cells(k[e])).join(' | ')} |`);
   }
   lines.push(`| overall | ${r.queries} | ${engines.map((e) => cells(r[e] ?? undefined)).join(' | ')} |`);
-  if (r.fallbacks.length) lines.push(`hybrid fell back to lexical on ${r.fallbacks.length}: ${r.fallbacks.map((f) => `${f.id} (${f.reason})`).join('; ')}`);
+  const reasons = new Map<string, string[]>();
+  for (const f of r.fallbacks) reasons.set(f.reason, [...(reasons.get(f.reason) ?? []), f.id]);
+  for (const [reason, ids] of reasons) lines.push(`hybrid fell back to lexical on ${ids.length} (${ids.join(', ')}): ${reason}`);
   return lines.join('\n');
 }
 
