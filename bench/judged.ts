@@ -154,7 +154,7 @@ export async function withJudgedEngines<T>(use: (e: JudgedEngines) => Promise<T>
   const { testConfig } = await import('../test/fixture.ts');
   const { lake, releaseId } = await judgedLake();
   const releaseDir = join(lake, 'releases', releaseId);
-  const fts = await buildFts(releaseDir, join(lake, `fts5-${releaseId}.sqlite`));
+  const fts = await buildFts(releaseDir, ':memory:'); // 890 pages: nothing to keep, nothing two runs could share
   const running = await start(testConfig({ lakeDir: lake, contractChecks: false }));
   try {
     return await use({ url: running.url, fts: fts.db, releaseId, releaseDir });
