@@ -7,7 +7,7 @@
 //   judgedLake()                      → a lake with the real-corpus fixture release plus embeddings (built once, cached)
 //   runJudged()                       → both, with FTS5, as `make bench` reports it
 //   node --import tsx bench/judged.ts [--per-query] [--kind number] [--out FILE]   → printed, and JSON written
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,7 +200,11 @@ if (process.argv[1]?.endsWith('bench/judged.ts')) {
     const m = (x?: Metrics) => (x ? `${x.ndcg10.toFixed(2)}/${x.recall20.toFixed(2)}/${x.mrr.toFixed(2)}` : '—');
     for (const p of r.perQuery) process.stdout.write(`  ${p.id} ${p.kind.padEnd(10)} lex ${m(p.lexical)} hyb ${m(p.hybrid)} fts ${m(p.fts5)}  ${p.query}\n`);
   }
-  // The whole set's results are kept in bench/judged-results.json; a --kind run writes only where --out says.
-  const out = values.out ?? (values.kind ? null : join(ROOT, 'bench', 'judged-results.json'));
-  if (out) writeFileSync(out, JSON.stringify({ measuredAt: new Date().toISOString(), ...r }, null, 2) + '\n');
+  // Every query's numbers go to bench/work/ (git-ignored: engineers measuring in parallel would otherwise conflict);
+  // the baseline per kind is in bench/README.md. A --kind run writes only where --out says.
+  const out = values.out ?? (values.kind ? null : join(ROOT, 'bench', 'work', 'judged-results.json'));
+  if (out) {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify({ measuredAt: new Date().toISOString(), ...r }, null, 2) + '\n');
+  }
 }
