@@ -3,6 +3,9 @@
 (() => {
   const form = document.querySelector('form.search');
   if (!form) return;
+  // The filters fold behind one control on a phone; on a wider screen they are open from the start.
+  const filters = form.querySelector('details.filters');
+  if (filters && window.matchMedia('(min-width: 48rem)').matches) filters.open = true;
   const query = () => {
     const params = new URLSearchParams();
     for (const [k, v] of new FormData(form)) if (String(v).trim() !== '') params.set(k, String(v).trim());
