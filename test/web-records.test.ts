@@ -42,7 +42,8 @@ t.test('from a search to an item page, to its meeting and to the official PDF pa
   await page.click('.meta a[href^="/meetings/"]');
   await page.waitForURL(/\/meetings\/2016-11-01$/);
   t.match(await page.textContent('h1'), /Board of Supervisors meeting, 1 Nov 2016/);
-  t.match(await page.textContent('main'), /Recorded votes exist for 1 meeting on 1 Nov 2016/);
+  t.match(await page.textContent('main'), /The records hold the minutes of this meeting, with its recorded votes and its public comment\./);
+  t.match(await page.textContent('ol.items'), /Vote 2: NOT ADOPTED · Ayes 7: Avalos, Breed, Campos, Kim, Mar, Peskin, Yee · Noes 3: Cohen, Tang, Wiener/, 'each vote on one line');
   const official = await page.$$eval('a.official', (as) => as.map((a) => (a as HTMLAnchorElement).href));
   t.ok(official.some((h) => /bag110116_minutes\.pdf$/.test(h)), 'the meeting links its official minutes');
   t.ok(await page.$(`ol.items a[href="/items/${ITEM}"]`), 'and its items, which link back');

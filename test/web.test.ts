@@ -126,14 +126,15 @@ t.test('an empty result states the coverage; errors are plain words', async (t) 
   t.match(error, /“Mar” could be 2 supervisors/);
   t.match(error, /Eric Mar \(Jan 2009 to Jan 2017\)/);
   t.notMatch(error, /voter|supervisor '|from must|q must/, 'no parameter names');
+  await shot(page, 'error');
   await page.click('#results [role=alert] a:text("Gordon Mar")');
   await page.waitForURL(/supervisor=Gordon\+Mar/);
-  await shot(page, 'error');
   for (const [query, words] of [
     ['q=x', /Type at least two letters or digits to search\./],
     ['q=housing&from=2011', /Records can be searched from 2012 to 2026\./],
     ['q=housing&position=no', /Choose a supervisor to see how they voted/],
     ['q=housing&page=0', /There is no such page of results/],
+    ['q=housing&from=2018&to=2016', /The first year comes after the last year: swap them\./],
   ] as const) {
     const r = await page.goto(`${running.url}/?${query}`);
     t.equal(r?.status(), 400, query);

@@ -54,7 +54,6 @@ function resultSummary(r: Row): string {
 
 async function searchFeed(ctx: Context): Promise<void> {
   const { release, urls } = ctx.state as State;
-  ctx.vary('Accept');
   if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}`), 'public, max-age=300')) return;
   const form: Form = { ...formOf(ctx), page: 1 };
   let body: Row;

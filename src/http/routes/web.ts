@@ -46,6 +46,8 @@ export function formOf(ctx: Context): Form {
 
 /** Runs the search of a form for its first `limit` results (the parameters checked as /api/search checks them). */
 export async function runSearch(release: Release, urls: Urls, f: Form, limit: number) {
+  if (/^\d+$/.test(f.from) && /^\d+$/.test(f.to) && Number(f.from) > Number(f.to))
+    throw new InvalidParameter([{ parameter: 'from', rule: 'from-after-to', message: `from (${f.from}) must not be after to (${f.to})` }]);
   const query = { q: f.q, type: f.type, from: f.from, to: f.to, supervisor: f.supervisor, position: f.position, final: f.final ? 'true' : '' };
   const params = readParams<UnifiedParams>('params/search.json', query);
   return search(release, urls, { ...params, limit });

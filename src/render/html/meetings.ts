@@ -4,7 +4,7 @@ import type { Supervisor } from '../../../core/roster.ts';
 import type { SpanCoverage } from '../../queries/coverage.ts';
 import { coverageHtml } from './coverage.ts';
 import { day, esc, href, month, shell, sources } from './layout.ts';
-import { rollCallHtml } from './page.ts';
+import { tallyHtml } from './page.ts';
 import { POSITION_CAUTION } from './records.ts';
 
 type Row = Record<string, any>;
@@ -14,9 +14,14 @@ const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function meetingHtml(m: Row): string {
   const items: Row[] = m.items ?? [];
   const comments: Row[] = m.comments ?? [];
-  const itemHtml = (i: Row) => `<li><p><a href="${esc(href.item(i.id))}">File ${esc(i.fileNumber)}: ${esc(i.title)}</a> <span class="tag">${esc(i.itemType ?? '')}${i.section ? ` · ${esc(i.section)}` : ''}</span></p>
-${i.actions?.length ? `<p class="action"><strong>Actions:</strong> ${esc(i.actions.join(' · '))}</p>` : ''}
-${(i.rollCalls as Row[]).map((rc) => `<div class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: ${esc(rc.action)}${rollCallHtml(rc)}</div>`).join('')}</li>`;
+  const itemHtml = (i: Row) => {
+    const rollCalls: Row[] = i.rollCalls;
+    // A printed action that a roll call carries is shown once, with its vote.
+    const unvoted = ((i.actions ?? []) as string[]).filter((a) => !rollCalls.some((rc) => rc.action === a));
+    return `<li><p><a href="${esc(href.item(i.id))}">File ${esc(i.fileNumber)}: ${esc(i.title)}</a> <span class="tag">${esc(i.itemType ?? '')}${i.section ? ` · ${esc(i.section)}` : ''}</span></p>
+${unvoted.length ? `<p class="action">${esc(unvoted.join(' · '))}</p>` : ''}
+${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(rc.action)}</strong> · ${tallyHtml(rc)}</p>`).join('')}</li>`;
+  };
   const main = `<article class="record">
 <h1>Board of Supervisors meeting, ${esc(day(m.date))}</h1>
 <p class="meta">${esc([m.holds.agenda ? 'agenda' : '', m.holds.minutes ? 'minutes' : ''].filter(Boolean).join(' and '))} · ${count(m.holds.items, 'item')} · ${count(m.holds.rollCalls, 'roll call')} · ${count(m.holds.comments, 'public comment')}</p>

@@ -84,10 +84,13 @@ function formHtml(f: Form, supervisors: string[]): string {
 </form>`;
 }
 
-export function rollCallHtml(rc: Row): string {
+/** A roll call's names by position, on one line: `Ayes 7: … · Noes 3: …`. */
+export function tallyHtml(rc: Row): string {
   const part = (label: string, names: string[]) => (names?.length ? `<span class="${label.toLowerCase()}">${label} ${names.length}: ${esc(names.join(', '))}</span>` : '');
-  return `<p class="rollcall">${[part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join(' · ')}</p>`;
+  return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join(' · ');
 }
+
+export const rollCallHtml = (rc: Row) => `<p class="rollcall">${tallyHtml(rc)}</p>`;
 
 /** Extracted facts of a file: units, addresses, amounts, parties. */
 export function factsText(x: Row): string[] {
