@@ -235,6 +235,10 @@ t.test('records as data; hostile and unknown paths are 404 pages; bad parameters
   t.equal(suffixed.status, 308);
   t.equal(suffixed.headers.get('location'), `${base}/api/items/${ITEM}`);
   t.equal((await get(`${base}/items/${ITEM}.json`)).json.fileNumber, '161169', 'followed, the JSON record');
+  const positions = await get(`${base}/supervisors/aaron-peskin.json`);
+  t.equal(positions.json.voter.fullName, 'Aaron Peskin', "a supervisor's data: the positions the page lists");
+  t.equal(positions.json.filters.groupBy, 'roll-call');
+  t.equal(positions.json.filters.from, 2015);
   t.equal((await get(`${base}/pages/..%2F..%2Fmanifest.json`)).status, 404, 'a hostile id is sent on, and names nothing there');
   for (const path of ['/nope', '/items/nope', '/items/%00', '/pages/..%2F..%2Fmanifest', '/comments/x', '/meetings/2016-02-30', '/meetings/2016-11-02',
     '/meetings/%3Cscript%3E', '/supervisors/__proto__', '/supervisors/constructor', '/feeds/supervisors/nobody']) {

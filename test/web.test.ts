@@ -41,6 +41,7 @@ t.test('type a query: legislative files first, with type labels, ahead of page m
   t.match(first, /FINALLY PASSED/);
   t.match(first, /Official PDF, page \d+/);
   t.equal(await page.getAttribute('#results li.result h2 a', 'href'), '/items/2016-11-01-minutes-160965', 'the title opens the item page');
+  t.equal(await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href'), '/feeds/search?q=Better+Roof+Requirements', 'the head names the feed of the search shown');
   const summary = await page.textContent('#results .summary');
   t.match(summary, /^Results 1–\d+ of \d+ for “Better Roof Requirements”$/, 'a plain summary');
   t.notMatch(await page.textContent('body'), new RegExp(running.lake.releaseId), 'no release hash for citizens');

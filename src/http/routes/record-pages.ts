@@ -30,16 +30,16 @@ export const POSITIONS_SHOWN = 50;
  * Sends the record's JSON instead (returns true): `.json` on the path (308 to the API URL), or an Accept that prefers
  * JSON to HTML (303). Otherwise sets the page's validators; true too when the client holds the page already (304).
  */
-function elsewhere(ctx: Context, id: string, api: (id: string) => string): boolean {
+async function elsewhere(ctx: Context, id: string, api: (id: string) => string | Promise<string>): Promise<boolean> {
   ctx.vary('Accept');
   if (id.endsWith('.json')) {
     ctx.status = 308;
-    ctx.redirect(api(id.slice(0, -'.json'.length)));
+    ctx.redirect(await api(id.slice(0, -'.json'.length)));
     return true;
   }
   if (ctx.accepts('text/html', 'application/json') === 'application/json') {
     ctx.status = 303;
-    ctx.redirect(api(id));
+    ctx.redirect(await api(id));
     return true;
   }
   const { release } = ctx.state as State;
@@ -47,11 +47,11 @@ function elsewhere(ctx: Context, id: string, api: (id: string) => string): boole
 }
 
 /** A record page: its id from the path, its API URL, the query that reads it (null: 404) and its HTML. */
-function recordPage<R>(api: (urls: Urls, id: string) => string, read: (release: Release, urls: Urls, id: string) => Promise<R | null>, html: (record: R, ctx: Context) => string, what: string) {
+function recordPage<R>(api: (urls: Urls, id: string, release: Release) => string | Promise<string>, read: (release: Release, urls: Urls, id: string) => Promise<R | null>, html: (record: R, ctx: Context) => string, what: string) {
   return async (ctx: Context) => {
     const { release, urls } = ctx.state as State;
     const id = String(ctx.params.id);
-    if (elsewhere(ctx, id, (x) => api(urls, x))) return;
+    if (await elsewhere(ctx, id, (x) => api(urls, x, release))) return;
     const record = await read(release, urls, id);
     if (record === null) throw notFound(`the records hold no ${what} '${id.slice(0, 80)}'`);
     sendHtml(ctx, html(record, ctx));
@@ -94,8 +94,13 @@ export async function positionsOf(release: Release, urls: Urls, s: Supervisor) {
   const years = termYears(s);
   if (!years) return null;
   const p = { voter: s.fullName, from: years.from, to: years.to, final: false, limit: POSITIONS_SHOWN, groupBy: 'roll-call' as const };
-  const votes = await votesAggregate(release, urls, p);
-  return { ...votes, url: urls.votes({ voter: s.fullName, from: p.from, to: p.to, groupBy: p.groupBy }) };
+  return { ...(await votesAggregate(release, urls, p)), url: positionsUrl(urls, s) };
+}
+
+/** The API URL of what a supervisor's page shows: their positions per roll call over their term's years. */
+function positionsUrl(urls: Urls, s: Supervisor): string {
+  const years = termYears(s);
+  return urls.votes({ voter: s.fullName, from: years?.from, to: years?.to, groupBy: 'roll-call', limit: POSITIONS_SHOWN });
 }
 
 export const recordPageRoutes: RawRoute[] = [
@@ -131,7 +136,10 @@ export const recordPageRoutes: RawRoute[] = [
     methods: ['GET', 'HEAD'],
     path: '/supervisors/:id',
     handler: recordPage(
-      (u, id) => u.votes({ voter: id.replace(/-/g, ' ') }),
+      async (u, id, release) => {
+        const s = await bySupervisorId(release, id);
+        return s ? positionsUrl(u, s) : u.votes({ voter: id.replace(/-/g, ' ') });
+      },
       async (release, urls, id) => {
         const s = await bySupervisorId(release, id);
         return s ? { s, votes: await positionsOf(release, urls, s) } : null;

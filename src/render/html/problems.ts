@@ -15,12 +15,12 @@ const prose = (s: string) => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 const back = `<p><a href="/">Search the Board's records</a> · <a href="/supervisors">Supervisors</a></p>`;
 
-/** The page a browser gets for a path that names nothing. */
+/** The page a browser gets for a path that names nothing (the detail, unless it only repeats the path). */
 export function notFoundHtml(path: string, detail: string): string {
   return shell(
     { title: 'Page not found — Board Records', noindex: true },
     `<h1>Page not found</h1>
-<p>Nothing is at <code>${esc(path)}</code>: ${esc(detail)}.</p>
+<p>Nothing is at <code>${esc(path)}</code>${detail.includes(path) ? '' : `: ${esc(detail)}`}.</p>
 ${back}`,
   );
 }
