@@ -228,6 +228,12 @@ t.test('axe-core: no serious or critical violation on any kind of page; keyboard
 
 t.test('records as data; hostile and unknown paths are 404 pages; bad parameters are plain 400 pages', async (t) => {
   const html = { headers: { Accept: 'text/html' } };
+  for (const path of [`/items/${ITEM}`, '/meetings/2016-11-01', '/supervisors/aaron-peskin', '/pages/2016-11-01-minutes-p4?q=%3Cscript%3E']) {
+    const r = await get(`${base}${path}`, html);
+    t.match(r.headers.get('content-security-policy'), /default-src 'self'; script-src 'self'/, `${path}: the site's CSP`);
+    t.match(r.headers.get('etag'), /^(W\/)?"/, `${path}: an ETag`);
+    t.notMatch(r.text, /<script>/, `${path}: client text is escaped`);
+  }
   const json = await fetch(`${base}/items/${ITEM}`, { headers: { Accept: 'application/json' }, redirect: 'manual' });
   t.equal(json.status, 303, 'a client that prefers JSON is sent to the API');
   t.equal(json.headers.get('location'), `${base}/api/items/${ITEM}`);

@@ -23,6 +23,7 @@ async function openFilters(page: Page) {
 t.test('type a query: legislative files first, with type labels, ahead of page matches', async (t) => {
   const page = await browser.newPage();
   await page.goto(`${running.url}/`);
+  await shot(page, 'home');
   t.equal(await page.getAttribute('#q', 'type'), 'search');
   t.ok(await page.$('label[for=q]'), 'the search box is labelled');
   await page.fill('#q', 'Better Roof Requirements');
