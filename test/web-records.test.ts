@@ -32,6 +32,7 @@ t.test('from a search to an item page, to its meeting and to the official PDF pa
   t.same(vote2[1], ['No', '3', 'Cohen, Tang, Wiener'], 'a table of names by position');
   t.same(vote2[3], ['Excused', '1', 'Farrell']);
   t.match(await page.textContent('#vote-2 h3'), /Vote 2: NOT ADOPTED/, 'with the action text');
+  t.equal(await page.textContent('#vote-2 a[href="/supervisors/scott-wiener"]'), 'Wiener', 'a name as recorded links to its supervisor');
   t.match(await page.textContent('#vote-2 .tag'), /undone by vote 3/);
   t.match(await page.textContent('main'), /not a stance on the matter/, 'the caution that a position is not a stance');
   t.match(await page.textContent('main'), /Other meetings of file 161169[\s\S]*1 Nov 2016, agenda/, 'its other meetings');

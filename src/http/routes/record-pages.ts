@@ -14,6 +14,7 @@ import { getComment } from '../../queries/comments.ts';
 import { getMeeting, meetingDate } from '../../queries/meetings.ts';
 import { entity, snapshotRecord } from '../../queries/snapshots.ts';
 import { supervisors } from '../../queries/supervisors.ts';
+import { itemVoters } from '../../queries/voters.ts';
 import { votesAggregate } from '../../queries/aggregates/votes.ts';
 import { MAX_YEAR, MIN_YEAR } from '../../queries/years.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
@@ -70,11 +71,18 @@ function dateOf(s: string): string | null {
   }
 }
 
+/** An item with its file's record (its other meetings) and who each of its recorded names is. */
 async function itemWithFile(release: Release, urls: Urls, id: string) {
   const item = await getItem(release, urls, id);
   if (!item) return null;
-  const file = await snapshotRecord(release, entity('legislative-files')!, String((item as Record<string, unknown>).fileNumber));
-  return { item, file };
+  const [file, voters, roster] = await Promise.all([
+    snapshotRecord(release, entity('legislative-files')!, String((item as Record<string, unknown>).fileNumber)),
+    itemVoters(release, id),
+    supervisors(release),
+  ]);
+  const known = new Set(roster.map((s) => s.id));
+  const whoIs = (name: string) => (known.has(voters.get(name) ?? '') ? voters.get(name)! : null);
+  return { item, file, whoIs };
 }
 
 export const bySupervisorId = async (release: Release, id: string) => (await supervisors(release)).find((s) => s.id === id) ?? null;
@@ -107,7 +115,7 @@ export const recordPageRoutes: RawRoute[] = [
   {
     methods: ['GET', 'HEAD'],
     path: '/items/:id',
-    handler: recordPage((u, id) => u.item(id), itemWithFile, (r) => itemHtml(r.item, r.file), 'item'),
+    handler: recordPage((u, id) => u.item(id), itemWithFile, (r) => itemHtml(r.item, r.file, r.whoIs), 'item'),
   },
   {
     methods: ['GET', 'HEAD'],

@@ -12,12 +12,21 @@ export const POSITION_CAUTION =
 
 const POSITIONS: [string, string][] = [['ayes', 'Aye'], ['noes', 'No'], ['absent', 'Absent'], ['excused', 'Excused']];
 
-/** One roll call: the action voted on, what it did, and the names by recorded position. */
-export function rollCallTable(rc: Row, n: number): string {
+/** A recorded name's supervisor page, when the name was reconciled to one. */
+export type WhoIs = (name: string) => string | null;
+
+const names = (list: string[], whoIs: WhoIs) =>
+  list.map((name) => {
+    const id = whoIs(name);
+    return id ? `<a href="${esc(href.supervisor(id))}">${esc(name)}</a>` : esc(name);
+  }).join(', ');
+
+/** One roll call: the action voted on, what it did, and the names by recorded position (linked to their supervisors). */
+export function rollCallTable(rc: Row, n: number, whoIs: WhoIs = () => null): string {
   const notes = [rc.actionType, rc.result, rc.isFinal ? 'final action' : '', rc.rescindedBy ? `undone by vote ${rc.rescindedBy}` : '', rc.sharedVote ? 'same vote as an earlier roll call' : '', rc.countMismatch ? 'printed tally differs from the names' : ''].filter(Boolean);
   const rows = POSITIONS.map(([key, label]) => {
-    const names: string[] = rc[key] ?? [];
-    return `<tr><th scope="row">${label}</th><td>${names.length}</td><td>${names.length ? esc(names.join(', ')) : '—'}</td></tr>`;
+    const recorded: string[] = rc[key] ?? [];
+    return `<tr><th scope="row">${label}</th><td>${recorded.length}</td><td>${recorded.length ? names(recorded, whoIs) : '—'}</td></tr>`;
   }).join('');
   return `<section class="vote" id="vote-${n}" aria-labelledby="vote-${n}-h">
 <h3 id="vote-${n}-h">Vote ${n}: ${esc(rc.action)}</h3>
@@ -47,7 +56,7 @@ function otherMeetingsHtml(item: Row, file: Row | null): string {
     .join('')}</ul>`;
 }
 
-export function itemHtml(item: Row, file: Row | null): string {
+export function itemHtml(item: Row, file: Row | null, whoIs: WhoIs): string {
   const pages = item.startPage === item.endPage ? `page ${item.startPage}` : `pages ${item.startPage}–${item.endPage}`;
   const rollCalls: Row[] = item.rollCalls ?? [];
   const comments: Row[] = item.comments ?? [];
@@ -59,7 +68,7 @@ ${item.longTitle ? `<p class="long">${esc(item.longTitle)}</p>` : ''}
 <h2>Actions, in order</h2>
 ${item.statusLines?.length ? `<ol class="actions">${item.statusLines.map((s: string) => `<li>${esc(s)}</li>`).join('')}</ol>` : '<p>No action is printed for this item.</p>'}
 <h2>Roll calls</h2>
-${rollCalls.length ? `<p class="caution">${esc(POSITION_CAUTION)}</p>${rollCalls.map((rc) => rollCallTable(rc, rc.sequence)).join('\n')}` : `<p>No roll call is recorded for this item${item.kind === 'agenda' ? ': an agenda lists what is to be taken up; the minutes record the votes' : ''}.</p>`}
+${rollCalls.length ? `<p class="caution">${esc(POSITION_CAUTION)}</p>${rollCalls.map((rc) => rollCallTable(rc, rc.sequence, whoIs)).join('\n')}` : `<p>No roll call is recorded for this item${item.kind === 'agenda' ? ': an agenda lists what is to be taken up; the minutes record the votes' : ''}.</p>`}
 <h2>Amounts, addresses and units</h2>
 ${factsHtml(item.extracted ?? {})}
 ${comments.length ? `<h2>Public comment in this hearing</h2><ol>${comments.map((c) => `<li><a href="${esc(href.comment(c.id))}">${esc(c.speaker)}</a>: ${esc(c.statement)}</li>`).join('')}</ol>` : ''}
