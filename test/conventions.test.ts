@@ -370,7 +370,7 @@ t.test('an HTML 404 page for browsers off the API; problem+json on API paths and
     const html = await raw(`${base}${path}`, { Accept: BROWSER });
     t.equal(html.status, 404, path);
     t.match(html.headers['content-type'], /^text\/html/);
-    t.match(html.body.toString(), /<h2>Page not found<\/h2>/);
+    t.match(html.body.toString(), /<h1>Page not found<\/h1>/);
     t.match(html.body.toString(), /href="\/"/, 'links back to the search page');
     t.ok(varies(html, 'Accept'), 'Vary: Accept');
     const json = await get(`${base}${path}`);
@@ -446,7 +446,7 @@ t.test('every problem type URI resolves to a page describing it (HTML, or JSON w
   for (const [key, p] of Object.entries(PROBLEM_TYPES)) {
     const r = await raw(`${base}/problems/${key}`);
     t.equal(r.status, 200, `/problems/${key}`);
-    t.match(r.body.toString(), new RegExp(`<h2>${p.title}</h2>`));
+    t.match(r.body.toString(), new RegExp(`<h1>${p.title}</h1>`));
   }
   t.equal((await get(`${base}/problems/no-such-problem`)).status, 404);
   t.equal((await get(`${base}/problems/__proto__`)).status, 404);

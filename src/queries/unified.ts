@@ -56,11 +56,14 @@ export async function unifiedSearch(release: Release, links: Links, p: UnifiedPa
     q: p.q, voter: supervisor?.id, position: p.position, final: p.final, actionType: p.actionType, result: p.result, date: p.date,
     from: range.from, to: range.to, limit: p.limit,
   };
+  // Pages and votes are fetched beyond the limit (duplicates of listed files drop out): twice it, at most 50, or the
+  // limit itself when the search page asks for a deeper page of results.
+  const wider = Math.min(Math.max(50, p.limit), p.limit * 2);
   const [files, votes, comments, pages] = await Promise.all([
     want('legislation') ? searchItems(release, links, { ...itemQuery, groupBy: 'file' }) : null,
-    p.type === 'votes' ? searchItems(release, links, { ...itemQuery, groupBy: 'none', limit: Math.min(50, p.limit * 2) }) : null,
+    p.type === 'votes' ? searchItems(release, links, { ...itemQuery, groupBy: 'none', limit: wider }) : null,
     want('comments') && !voteFiltered(p) ? searchComments(release, links, { q: p.q, date: p.date, from: range.from, to: range.to, limit: p.limit }) : null,
-    want('pages') && !voteFiltered(p) ? searchPages(release, links, { ...p, limit: Math.min(50, p.limit * 2) }) : null,
+    want('pages') && !voteFiltered(p) ? searchPages(release, links, { ...p, limit: wider }) : null,
   ]);
   const voter = supervisor;
   const results: Row[] = [];

@@ -1,6 +1,6 @@
-// Generated hostile and ordinary requests for every GET endpoint in the endpoint table and for POST /api/mcp, and the
-// rule every answer must keep: an allowed status, a schema-valid body, no stack trace or file path, no Markdown
-// structure from the client's text. Used by test/fuzz.test.ts (a seeded few thousand) and `make fuzz` (100k).
+// Generated hostile and ordinary requests for every GET endpoint in the endpoint table, the web pages and feeds, and
+// POST /api/mcp, and the rule every answer must keep: an allowed status, a schema-valid body, no stack trace or file
+// path, no Markdown structure from the client's text. Used by test/fuzz.test.ts (a seeded few thousand) and `make fuzz` (100k).
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { DEFAULT_LIMITS } from '../../src/config.ts';
@@ -123,6 +123,11 @@ export const request: fc.Arbitrary<FuzzRequest> = fc.oneof(
   }),
   fc.tuple(fc.constantFrom('/', '/api/', '/api/releases/x/files/', '/assets/', '/api/items/', '/api/snapshots/'), hostile).map(([p, s]) => ({ path: p + enc(s), response: null })),
   fc.tuple(hostile, hostile).map(([q, t]) => ({ path: `/?q=${enc(q)}&type=${enc(t)}`, response: null })),
+  // Record pages by hostile ids (a `.json` id is sent on to the API: 308), the search page and feeds by hostile fields.
+  fc.tuple(fc.constantFrom('/items/', '/pages/', '/comments/', '/meetings/', '/supervisors/', '/feeds/supervisors/'), fc.oneof(fc.constantFrom('2016-11-01-minutes-161169', '2016-11-01-minutes-p4', '2016-11-01-minutes-c003', '2016-11-01', 'aaron-peskin', 'x.json'), hostile))
+    .map(([p, id]) => ({ path: p + enc(id), response: null, expect: [200, 304, 308, 404, 503] })),
+  fc.tuple(fc.constantFrom('/', '/feeds/search'), fc.constantFrom('q', 'type', 'from', 'to', 'supervisor', 'position', 'final', 'page'), hostile)
+    .map(([p, k, v]) => ({ path: `${p}?q=housing&${enc(k)}=${enc(v)}`, response: null })),
   fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable')
     .map((name) => ({ path: `/assets/${name}`, response: null, expect: [404] })),
   fc.tuple(fc.constantFrom('/api/search.md', '/api/items.md', '/api/comments.md', '/api/query.md'), fc.constantFrom(...MARKDOWN))

@@ -1,4 +1,5 @@
-// GET / (the unified search reference page), its two static assets, and the pages of the problem types.
+// GET / (the search page), its two static assets, and the pages of the problem types; what the record pages and the
+// feeds share with it: the form read from a URL, a search run for it, a refusal in plain words, an HTML answer.
 import { readFileSync } from 'node:fs';
 import type { Context } from 'koa';
 import type { State } from '../state.ts';
@@ -7,14 +8,17 @@ import { etagOf, notModified } from '../cache.ts';
 import { PROBLEM_TYPES, toProblem, type ProblemType } from '../errors.ts';
 import { problemTypeHtml } from '../../render/html/problems.ts';
 import { readParams } from '../params.ts';
-import { pageHtml, resultsHtml, type Form } from '../../render/html/page.ts';
-import type { ProblemBody } from '../../render/html/types.ts';
+import { DEPTH, MAX_PAGE, pageHtml, PER_PAGE, resultsHtml, type Answer, type Form } from '../../render/html/page.ts';
+import type { Candidate, Refusal } from '../../render/html/errors.ts';
 import { supervisorNames } from '../../queries/supervisors.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
 import { search } from '../../queries/search.ts';
 import { coverageOf, FULL_SPAN } from '../../queries/coverage.ts';
+import { InvalidParameter, type ParamError } from '../../queries/errors.ts';
+import type { Release } from '../../lake/release.ts';
+import type { Urls } from '../urls.ts';
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const ASSETS: Record<string, { type: string; body: string }> = {
   'app.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../render/html/assets/app.css', import.meta.url), 'utf8') },
@@ -23,38 +27,70 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 
 const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')).trim();
 
+/** The page number of a URL: decimal digits, 1 to MAX_PAGE; anything else is refused in words. */
+function pageOf(v: string): number {
+  if (v === '') return 1;
+  const n = /^\d{1,3}$/.test(v) ? Number(v) : 0;
+  if (n < 1 || n > MAX_PAGE) throw new InvalidParameter([{ parameter: 'page', rule: 'range', message: `page must be 1 to ${MAX_PAGE}` }]);
+  return n;
+}
+
+/** The search form as a URL gives it (a repeated field counts once; unknown fields are ignored). */
+export function formOf(ctx: Context): Form {
+  const q = ctx.query;
+  return {
+    q: one(q.q), type: one(q.type) || 'all', from: one(q.from), to: one(q.to), supervisor: one(q.supervisor), position: one(q.position),
+    final: one(q.final) === 'true', page: /^\d{1,3}$/.test(one(q.page)) ? Math.max(1, Number(one(q.page))) : 1,
+  };
+}
+
+/** Runs the search of a form for its first `limit` results (the parameters checked as /api/search checks them). */
+export async function runSearch(release: Release, urls: Urls, f: Form, limit: number) {
+  if (/^\d+$/.test(f.from) && /^\d+$/.test(f.to) && Number(f.from) > Number(f.to))
+    throw new InvalidParameter([{ parameter: 'from', rule: 'from-after-to', message: `from (${f.from}) must not be after to (${f.to})` }]);
+  const query = { q: f.q, type: f.type, from: f.from, to: f.to, supervisor: f.supervisor, position: f.position, final: f.final ? 'true' : '' };
+  const params = readParams<UnifiedParams>('params/search.json', query);
+  return search(release, urls, { ...params, limit });
+}
+
+/** A refusal the page can put in words, or null for an error that is not the client's (rethrown). */
+export function refusalOf(e: unknown, f: Form): Refusal | null {
+  const p = toProblem(e);
+  if (!p || p.status >= 500) return null;
+  return { status: p.status, errors: (p.extra.errors as ParamError[] | undefined) ?? [], candidates: p.extra.candidates as Candidate[] | undefined, typed: { supervisor: f.supervisor, from: f.from, to: f.to } };
+}
+
+/** Sends a page: HTML under the site's Content-Security-Policy. */
+export function sendHtml(ctx: Context, html: string, status = 200): void {
+  ctx.status = status;
+  ctx.set('Content-Security-Policy', CSP);
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = html;
+}
+
 async function page(ctx: Context): Promise<void> {
   const { release, urls } = ctx.state as State;
   // The page is made from the release, the query and X-Partial only: the ETag is known before any query runs.
   ctx.vary('X-Partial');
   if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}\n${ctx.get('X-Partial')}`), 'public, max-age=60')) return;
-  const form: Form = {
-    q: one(ctx.query.q), type: one(ctx.query.type) || 'all', from: one(ctx.query.from), to: one(ctx.query.to),
-    supervisor: one(ctx.query.supervisor), position: one(ctx.query.position), final: one(ctx.query.final) === 'true',
-  };
-  let body: Record<string, any> | null = null;
-  let problem: ProblemBody | null = null;
+  const form = formOf(ctx);
+  let answer: Answer | null = null;
+  let refusal: Refusal | null = null;
   if (form.q || Object.keys(ctx.query).length > 0) {
     try {
-      const query = { q: form.q, type: form.type, from: form.from, to: form.to, supervisor: form.supervisor, position: form.position, final: form.final ? 'true' : '' };
-      const params = readParams<UnifiedParams>('params/search.json', query);
-      body = { ...(await search(release, urls, params)), release: release.id };
+      form.page = pageOf(one(ctx.query.page));
+      // Page n shows results (n-1)·PER_PAGE+1 … n·PER_PAGE of one ranking of the best DEPTH.
+      answer = { body: await runSearch(release, urls, form, DEPTH), first: (form.page - 1) * PER_PAGE + 1 };
     } catch (e) {
-      const p = toProblem(e);
-      if (!p || p.status >= 500) throw e;
-      problem = { status: p.status, detail: p.detail, candidates: p.extra.candidates as ProblemBody['candidates'] };
-      ctx.status = p.status;
+      refusal = refusalOf(e, form);
+      if (!refusal) throw e;
     }
   }
-  const lake = body || problem ? null : (await coverageOf(release, FULL_SPAN)).statement;
-  const results = resultsHtml(form, body, problem, lake);
-  ctx.set('Content-Security-Policy', CSP);
-  ctx.type = 'text/html; charset=utf-8';
-  if (ctx.get('X-Partial') === 'results') {
-    ctx.body = results;
-    return;
-  }
-  ctx.body = pageHtml(form, await supervisorNames(release), results);
+  const lake = answer || refusal ? null : await coverageOf(release, FULL_SPAN);
+  const results = resultsHtml(form, answer, refusal, lake);
+  const status = refusal?.status ?? 200;
+  if (ctx.get('X-Partial') === 'results') return sendHtml(ctx, results, status);
+  sendHtml(ctx, pageHtml(form, await supervisorNames(release), results), status);
 }
 
 /** `/problems/{type}`: what a problem type means, as HTML, or as JSON for a client that prefers it. */
@@ -71,9 +107,7 @@ async function problemType(ctx: Context): Promise<void> {
     ctx.body = { type: urls.problem(key), title: p.title, status: p.status, description: p.description, action: p.action };
     return;
   }
-  ctx.set('Content-Security-Policy', CSP);
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = problemTypeHtml(p);
+  sendHtml(ctx, problemTypeHtml(p));
 }
 
 export const webRoutes: RawRoute[] = [

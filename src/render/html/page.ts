@@ -1,118 +1,184 @@
-// The unified search reference page, rendered on the server (it works without JavaScript); assets/app.js only
-// swaps in the results section without a full reload.
-import type { ProblemBody } from './types.ts';
+// The search page, rendered on the server (it works without JavaScript); assets/app.js only swaps in the results
+// section without a full reload. Result titles open the record's own page; the page number is in the URL.
+import type { SpanCoverage } from '../../queries/coverage.ts';
+import { coverageHtml } from './coverage.ts';
+import { refusalHtml, type Refusal } from './errors.ts';
+import { day, esc, href, shell } from './layout.ts';
 
 type Row = Record<string, any>;
 
-export const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export { esc } from './layout.ts';
 
 /** Snippets mark matched words `**like this**`; on the page they become <mark>. */
-const marked = (s: string) => esc(s).replace(/\*\*(.+?)\*\*/g, '<mark>$1</mark>');
+export const marked = (s: string) => esc(s).replace(/\*\*(.+?)\*\*/g, '<mark>$1</mark>');
 
 export interface Form {
   q: string; type: string; from: string; to: string; supervisor: string; position: string; final: boolean;
+  /** The page of results, from 1. */
+  page: number;
 }
 
+/**
+ * Results per page, and the pages a search lists: its best DEPTH results, ranked once whatever the page (a deeper
+ * ranking of the mixed list can reorder its top, so each page is cut from the same one).
+ */
+export const PER_PAGE = 20;
+export const MAX_PAGE = 5;
+export const DEPTH = PER_PAGE * MAX_PAGE;
+
 export const TYPE_LABEL: Record<string, string> = { legislation: 'Legislation', vote: 'Vote', comment: 'Public comment', page: 'PDF page' };
+const TYPES: [string, string][] = [['all', 'Everything'], ['legislation', 'Legislation'], ['votes', 'Votes'], ['comments', 'Public comment'], ['pages', 'PDF pages']];
+
+/** The form's values as a query string: only what differs from the defaults, so shared URLs stay short. */
+export function formQuery(f: Form, page = f.page): string {
+  const qs = new URLSearchParams();
+  if (f.q) qs.set('q', f.q);
+  if (f.type && f.type !== 'all') qs.set('type', f.type);
+  for (const k of ['from', 'to', 'supervisor', 'position'] as const) if (f[k]) qs.set(k, f[k]);
+  if (f.final) qs.set('final', 'true');
+  if (page > 1) qs.set('page', String(page));
+  return qs.toString();
+}
+
+export const searchHref = (f: Form, page = f.page) => `/?${formQuery(f, page)}`;
+export const feedHref = (f: Form) => `/feeds/search?${formQuery(f, 1)}`;
+
+/** The same search as data (the API's own default type is pages, so the page's type is always given). */
+function apiSearchHref(f: Form): string {
+  const qs = new URLSearchParams(formQuery(f, 1));
+  qs.set('type', f.type || 'all');
+  return `/api/search?${qs}`;
+}
 
 const option = (value: string, label: string, current: string) => `<option value="${esc(value)}"${value === current ? ' selected' : ''}>${esc(label)}</option>`;
 
+/** The filters in force, in words (the supervisor by the full name the search resolved, once). */
+export function filtersText(f: Form, voter?: Row): string[] {
+  const years = f.from && f.to ? (f.from === f.to ? `year ${f.from}` : `years ${f.from}–${f.to}`) : f.from ? `from ${f.from}` : f.to ? `up to ${f.to}` : '';
+  return [
+    f.type !== 'all' ? TYPES.find(([v]) => v === f.type)?.[1] ?? '' : '',
+    years,
+    f.supervisor ? `Supervisor ${voter?.fullName ?? f.supervisor}` : '',
+    f.position ? `recorded ${f.position}` : '',
+    f.final ? 'final actions only' : '',
+  ].filter(Boolean);
+}
+
 function formHtml(f: Form, supervisors: string[]): string {
+  const set = filtersText(f);
   return `<form class="search" method="get" action="/" role="search" aria-label="Search the Board's records">
-  <div class="q">
-    <label for="q">Search legislation, votes, public comment and pages</label>
-    <div class="row"><input id="q" name="q" type="search" value="${esc(f.q)}" minlength="2" maxlength="300" required placeholder="e.g. affordable housing Transbay" autocomplete="off">
-    <button type="submit">Search</button></div>
-  </div>
-  <fieldset class="filters"><legend>Filters</legend>
-    <label>Type <select name="type" id="type">${[['all', 'Everything'], ['legislation', 'Legislation'], ['votes', 'Votes'], ['comments', 'Public comment'], ['pages', 'PDF pages']].map(([v, l]) => option(v, l, f.type)).join('')}</select></label>
+  <h1 class="q"><label for="q">Search legislation, votes, public comment and PDF pages</label></h1>
+  <div class="row"><input id="q" name="q" type="search" value="${esc(f.q)}" minlength="2" maxlength="300" required placeholder="e.g. affordable housing Transbay" autocomplete="off">
+  <button type="submit">Search</button></div>
+  <details class="filters"><summary>Filters${set.length ? `: ${esc(set.join(', '))}` : ''}</summary>
+  <fieldset><legend>Narrow the search</legend>
+    <label>Type <select name="type" id="type">${TYPES.map(([v, l]) => option(v, l, f.type)).join('')}</select></label>
     <label>From year <input name="from" id="from" type="number" min="2012" max="2026" inputmode="numeric" value="${esc(f.from)}" placeholder="2012"></label>
     <label>To year <input name="to" id="to" type="number" min="2012" max="2026" inputmode="numeric" value="${esc(f.to)}" placeholder="2026"></label>
     <label>Supervisor <input name="supervisor" id="supervisor" list="supervisors" maxlength="80" value="${esc(f.supervisor)}" placeholder="surname or full name"></label>
     <datalist id="supervisors">${supervisors.map((s) => `<option value="${esc(s)}">`).join('')}</datalist>
     <label>Recorded position <select name="position" id="position">${option('', 'Any', f.position)}${['aye', 'no', 'absent', 'excused'].map((p) => option(p, p, f.position)).join('')}</select></label>
     <label class="check"><input type="checkbox" name="final" id="final" value="true"${f.final ? ' checked' : ''}> Final actions only</label>
-  </fieldset>
+    <button type="submit" class="secondary">Apply filters</button>
+  </fieldset></details>
 </form>`;
 }
 
-function rollCallHtml(rc: Row): string {
+/** A roll call's names by position, on one line: `Ayes 7: … · Noes 3: …`. */
+export function tallyHtml(rc: Row): string {
   const part = (label: string, names: string[]) => (names?.length ? `<span class="${label.toLowerCase()}">${label} ${names.length}: ${esc(names.join(', '))}</span>` : '');
-  return `<p class="rollcall">${[part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join(' · ')}</p>`;
+  return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join(' · ');
 }
 
-function resultHtml(r: Row): string {
-  const type = r.resultType ?? 'page';
-  const facts = [
-    r.housingUnits?.length ? `Units: ${esc(r.housingUnits.join(', '))}` : '',
-    r.addresses?.length ? `Addresses: ${esc(r.addresses.join('; '))}` : '',
-    r.amounts?.length ? `Amounts: ${esc(r.amounts.map((a: Row) => `${a.raw} (${a.qualifier})`).join('; '))}` : '',
-    r.parties?.length ? `Parties: ${esc(r.parties.join('; '))}` : '',
+export const rollCallHtml = (rc: Row) => `<p class="rollcall">${tallyHtml(rc)}</p>`;
+
+/** Extracted facts of a file: units, addresses, amounts, parties. */
+export function factsText(x: Row): string[] {
+  return [
+    x.housingUnits?.length ? `Units: ${x.housingUnits.join(', ')}` : '',
+    x.addresses?.length ? `Addresses: ${x.addresses.join('; ')}` : '',
+    x.amounts?.length ? `Amounts: ${x.amounts.map((a: Row) => `${a.raw} (${a.qualifier})`).join('; ')}` : '',
+    x.parties?.length ? `Parties: ${x.parties.join('; ')}` : '',
   ].filter(Boolean);
+}
+
+/** A result's own page. */
+export function resultHref(r: Row, q: string): string {
+  const type = r.resultType ?? 'page';
+  if (type === 'legislation') return href.item(r.id);
+  if (type === 'vote') return href.vote(r.id);
+  if (type === 'comment') return href.comment(r.id);
+  return href.page(r.id, q);
+}
+
+function resultHtml(r: Row, q: string, voter: Row | undefined): string {
+  const type = r.resultType ?? 'page';
+  const facts = factsText(r);
   return `<li class="result ${esc(type)}" data-type="${esc(type)}">
-  <p class="meta"><span class="badge">${esc(TYPE_LABEL[type] ?? type)}</span> ${esc(r.meetingDate)} · ${esc(r.kind)} · page ${esc(r.page)}${r.groupCount > 1 ? ` · ${esc(r.groupCount)} records of this file` : ''}</p>
-  <h2><a href="${esc(r.transcriptUrl)}">${esc(r.title)}</a></h2>
+  <p class="meta"><span class="badge">${esc(TYPE_LABEL[type] ?? type)}</span> <a href="${esc(href.meeting(r.meetingDate))}">${esc(day(r.meetingDate))}</a> · ${esc(r.kind)} · page ${esc(r.page)}${r.groupCount > 1 ? ` · ${esc(r.groupCount)} records of this file` : ''}</p>
+  <h2><a href="${esc(resultHref(r, q))}">${esc(r.title)}</a></h2>
   ${r.matchedAction ? `<p class="action"><strong>Action:</strong> ${esc(r.matchedAction)} <span class="tag">${esc(r.actionType)}${r.isFinal ? ', final' : ''}</span></p>` : ''}
-  ${r.recordedPosition ? `<p class="position"><strong>${esc(r.supervisor)}</strong> recorded <strong class="pos-${esc(r.recordedPosition)}">${esc(r.recordedPosition)}</strong></p>` : ''}
+  ${r.recordedPosition ? `<p class="position"><a href="${esc(href.supervisor(voter?.id ?? ''))}">${esc(r.supervisor)}</a> recorded <strong class="pos-${esc(r.recordedPosition)}">${esc(r.recordedPosition)}</strong></p>` : ''}
   ${r.rollCall ? rollCallHtml(r.rollCall) : ''}
   ${type === 'vote' ? '' : `<p class="snippet">${marked(r.snippet)}</p>`}
-  ${facts.length ? `<p class="facts">${facts.join(' · ')}</p>` : ''}
-  <p class="links"><a href="${esc(r.officialUrl)}">Official PDF, page ${esc(r.page)}</a> · <a href="${esc(r.transcriptUrl)}">Record</a> · <a href="${esc(r.markdownUrl)}">Markdown</a></p>
+  ${facts.length ? `<p class="facts">${esc(facts.join(' · '))}</p>` : ''}
+  <p class="links"><a href="${esc(r.officialUrl)}">Official PDF, page ${esc(r.page)}</a></p>
 </li>`;
 }
 
-function filtersText(f: Form): string {
-  const parts = [f.type !== 'all' ? `type ${f.type}` : '', f.from ? `from ${f.from}` : '', f.to ? `to ${f.to}` : '', f.supervisor ? `supervisor ${f.supervisor}` : '', f.position ? `position ${f.position}` : '', f.final ? 'final actions only' : ''].filter(Boolean);
-  return parts.length ? parts.join(', ') : 'none';
+function pagerHtml(f: Form, more: boolean, last: number, total: number): string {
+  const rest = !more && total > DEPTH ? `<p class="hint">The best ${DEPTH} results are listed. Add words, years or filters to reach the others.</p>` : '';
+  if (f.page === 1 && !more) return rest;
+  const prev = f.page > 1 ? `<a rel="prev" href="${esc(searchHref(f, f.page - 1))}">← Previous</a>` : '';
+  const next = more ? `<a rel="next" href="${esc(searchHref(f, f.page + 1))}">Next →</a>` : '';
+  return `<nav class="pager" aria-label="Pages of results">${prev}<span>Page ${f.page} of ${last}</span>${next}</nav>${rest}`;
 }
 
-/** What the lake holds, in words: on the first screen, in every empty state and beside every count. */
-const coverageHtml = (statement: string) => `<p class="coverage"><strong>What the lake holds:</strong> ${esc(statement)} <a href="/api/coverage.md">Coverage by year</a></p>`;
+const follow = (f: Form) => `<p class="follow"><a href="${esc(feedHref(f))}" type="application/atom+xml">Follow this search</a> (an Atom feed for any feed reader: new matching records as releases add them)</p>`;
+
+const CAUTION = '<p class="caution">A recorded position is not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.</p>';
+
+/** What a page of a search shows: the answer of `search`, with the rank of its first result. */
+export interface Answer { body: Row; first: number }
 
 /**
- * The results section alone (what the script swaps in). `lake`, the coverage statement of the whole lake, is shown
- * before any search (a search answer states its own).
+ * The results section alone (what the script swaps in): a refusal, the first screen (`lake`: what the whole lake
+ * holds), an empty result that states its coverage, or a page of results with its pager.
  */
-export function resultsHtml(f: Form, body: Row | null, problem: ProblemBody | null, lake: string | null): string {
-  if (problem) {
-    return `<section id="results" aria-live="polite"><div class="error" role="alert"><h2>That search could not run</h2><p>${esc(problem.detail)}</p>${problem.candidates?.length ? `<p>Candidates: ${esc(problem.candidates.map((c) => c.fullName ?? '').join('; '))}</p>` : ''}</div></section>`;
+export function resultsHtml(f: Form, answer: Answer | null, refusal: Refusal | null, lake: SpanCoverage | null): string {
+  const section = (inner: string) => `<section id="results" aria-live="polite">${inner}</section>`;
+  if (refusal) return section(refusalHtml(refusal, (supervisor) => searchHref({ ...f, supervisor, page: 1 })));
+  if (!answer) {
+    return section(`<p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}`);
   }
-  if (!body) return `<section id="results" aria-live="polite"><p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim&amp;type=all">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}</section>`;
-  if (body.results.length === 0) {
+  const { body, first } = answer;
+  const results: Row[] = body.results.slice(first - 1, first - 1 + PER_PAGE);
+  const filters = filtersText(f, body.voter);
+  if (results.length === 0) {
     const suggestions = [
       f.supervisor || f.position || f.final ? 'remove the supervisor, position or final filter' : '',
       f.from || f.to ? 'widen the years' : '',
-      f.type !== 'all' ? 'search everything (type: Everything)' : '',
+      f.type !== 'all' ? 'search everything' : '',
       'use fewer or different words',
     ].filter(Boolean);
-    return `<section id="results" aria-live="polite"><div class="empty"><h2>No results for “${esc(f.q)}”</h2>${coverageHtml(body.coverage.statement)}<p>Filters in force: ${esc(filtersText(f))}. ${body.filters?.omitted ? esc(body.filters.omitted) + '. ' : ''}Try to ${esc(suggestions.join(', or '))}.</p></div></section>`;
+    const past = f.page > 1 && body.total > 0;
+    return section(`<div class="empty"><h2>${past ? `No more results for “${esc(f.q)}”` : `No results for “${esc(f.q)}”`}</h2>${coverageHtml(body.coverage)}<p>${filters.length ? `Filters in force: ${esc(filters.join(', '))}. ` : ''}${body.filters?.omitted ? 'Pages and public comment carry no votes, so a vote filter leaves them out. ' : ''}${past ? `<a href="${esc(searchHref(f, 1))}">Back to the first page</a>.` : `Try to ${esc(suggestions.join(', or '))}.`}</p></div>${follow(f)}`);
   }
-  return `<section id="results" aria-live="polite">
-  <p class="summary">${esc(body.returned)} of ${esc(body.total)} results for “${esc(f.q)}” · filters: ${esc(filtersText(f))}${body.voter ? ` · supervisor: ${esc(body.voter.fullName)}` : ''} · release ${esc(body.release ?? '')}</p>
-  ${coverageHtml(body.coverage.statement)}
-  <p class="caution">A recorded position is not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.</p>
-  <ol class="results">${body.results.map(resultHtml).join('\n')}</ol>
-</section>`;
+  const last = Math.max(f.page, Math.ceil(body.results.length / PER_PAGE));
+  const more = body.results.length > first - 1 + PER_PAGE;
+  const showsVotes = results.some((r) => r.rollCall);
+  return section(`<p class="summary">${body.total <= PER_PAGE ? `${esc(body.total)} ${body.total === 1 ? 'result' : 'results'}` : `Results ${first}–${first + results.length - 1} of ${esc(body.total)}`} for “${esc(f.q)}”${filters.length ? ` · ${esc(filters.join(', '))}` : ''}</p>
+  ${showsVotes ? CAUTION : ''}
+  <ol class="results" start="${first}">${results.map((r) => resultHtml(r, f.q, body.voter)).join('\n')}</ol>
+  ${pagerHtml(f, more, last, body.total)}
+  ${coverageHtml(body.coverage)}
+  ${follow(f)}`);
 }
 
 export function pageHtml(f: Form, supervisors: string[], results: string): string {
-  const title = f.q ? `${f.q} — Board Records` : 'Board Records — San Francisco Board of Supervisors';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
-<link rel="stylesheet" href="/assets/app.css">
-<script src="/assets/app.js" defer></script>
-</head>
-<body>
-<a class="skip" href="#results">Skip to results</a>
-<header><h1><a href="/">Board Records</a></h1><p>San Francisco Board of Supervisors: agendas, minutes, recorded votes and public comment. Read-only; every result links to the official PDF. <a href="/api/openapi.json">API</a></p></header>
-<main>
-${formHtml(f, supervisors)}
-${results}
-</main>
-</body>
-</html>`;
+  const title = f.q ? `${f.q}${f.page > 1 ? `, page ${f.page}` : ''} — Board Records` : 'Board Records — San Francisco Board of Supervisors';
+  return shell(
+    { title, script: true, feed: f.q ? { href: feedHref(f), title: `Board Records: ${f.q}` } : undefined, json: f.q ? apiSearchHref(f) : undefined },
+    `${formHtml(f, supervisors)}\n${results}`,
+  );
 }

@@ -3,6 +3,9 @@
 (() => {
   const form = document.querySelector('form.search');
   if (!form) return;
+  // The filters fold behind one control on a phone; on a wider screen they are open from the start.
+  const filters = form.querySelector('details.filters');
+  if (filters && window.matchMedia('(min-width: 48rem)').matches) filters.open = true;
   const query = () => {
     const params = new URLSearchParams();
     for (const [k, v] of new FormData(form)) if (String(v).trim() !== '') params.set(k, String(v).trim());
@@ -18,6 +21,14 @@
       if (ticket !== latest) return; // a newer search has been started; its answer wins
       document.getElementById('results').outerHTML = html;
       if (push) history.pushState(null, '', `/?${qs}`);
+      // The head's feed link follows the search shown (the results name it).
+      const follow = document.querySelector('#results .follow a');
+      let feed = document.querySelector('link[rel=alternate][type="application/atom+xml"]');
+      if (follow && !feed) {
+        feed = Object.assign(document.createElement('link'), { rel: 'alternate', type: 'application/atom+xml' });
+        document.head.append(feed);
+      }
+      if (follow) feed.setAttribute('href', follow.getAttribute('href'));
       const q = new URLSearchParams(qs).get('q');
       document.title = q ? `${q} — Board Records` : 'Board Records — San Francisco Board of Supervisors';
     } catch {
