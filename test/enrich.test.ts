@@ -244,7 +244,7 @@ if (!existsSync(PDFS)) {
     ];
     for (const [file, text, value, qualifier] of cases) {
       t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
-      const found = extractEntities(text).extracted.amounts.find((a) => a.value === value);
+      const found = extractEntities('', text).extracted.amounts.find((a) => a.value === value);
       t.equal(found?.qualifier, qualifier, text);
       t.ok(found && text.includes(found.raw));
     }
@@ -253,14 +253,14 @@ if (!existsSync(PDFS)) {
   t.test('entities: housing units, never block/lot/section/file numbers', async (t) => {
     const real = (file: string, text: string) => {
       t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
-      return extractEntities(text);
+      return extractEntities('', text);
     };
     t.same(real('bag110116_minutes.pdf', 'acquisition and construction of an 80-unit multifamily rental housing project').extracted.housingUnits, [80]);
     t.same(real('bag110116_minutes.pdf', 'acquisition and construction of a 350-unit multifamily rental housing project').extracted.housingUnits, [350]);
     const affordable = corpus.match(/[^;.]*\b70 affordable housing units[^;.]*/)![0];
-    t.same(extractEntities(affordable).extracted.housingUnits, [70], affordable);
+    t.same(extractEntities('', affordable).extracted.housingUnits, [70], affordable);
     const dwelling = corpus.match(/[^;]*\b94 dwelling units[^;]*/)![0];
-    t.same(extractEntities(dwelling).extracted.housingUnits, [94], dwelling);
+    t.same(extractEntities('', dwelling).extracted.housingUnits, [94], dwelling);
     t.same(real('bag110116_minutes.pdf', "Ordinance designating 1345 Ocean Avenue (aka Ingleside Presbyterian Church and the Great Cloud of Witnesses), Assessor's Parcel Block No. 6942, Lot No. 050, as a Landmark under Planning Code, Article 10").extracted.housingUnits, []);
     t.same(real('bag110116_minutes.pdf', 'relating to prohibiting advertising for the use of dwelling units in class A multiple-dwelling buildings').extracted.housingUnits, []);
   });
@@ -268,7 +268,7 @@ if (!existsSync(PDFS)) {
   t.test('entities: addresses and parties on real text', async (t) => {
     const real = (file: string, text: string) => {
       t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
-      return extractEntities(text).extracted;
+      return extractEntities('', text).extracted;
     };
     t.same(real('bag110116_minutes.pdf', 'to execute a lease of an air rights parcel at 250 Fremont Street, with T8 Housing Partners, L.P., a California limited partnership').addresses, ['250 Fremont Street']);
     t.same(real('bag110116_minutes.pdf', 'in an aggregate principal amount not to exceed $16,000,000 for 2800 Arelious Walker Drive;').addresses, ['2800 Arelious Walker Drive']);

@@ -35,7 +35,7 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     const f = parseItemFields(seg.lines);
     const n = (seen.get(seg.fileNumber) ?? 0) + 1;
     seen.set(seg.fileNumber, n);
-    const { extracted, unitMentions } = extractEntities(`${f.title}\n${f.longTitle}`);
+    const { extracted, unitMentions } = extractEntities(f.title, f.longTitle);
     const item: ItemRecord = {
       id: itemId(doc.id, seg.fileNumber, n),
       documentId: doc.id, meetingDate: doc.meetingDate, year, kind: doc.kind,

@@ -1,0 +1,86 @@
+// Entity extraction scored on labelled Legistar titles (bench/extraction/README.md): precision and recall per field.
+//   node --import tsx bench/extraction.ts [--errors]     (seconds; `make bench` runs it too)
+import { readFileSync } from 'node:fs';
+import { extractEntities, partyKey } from '../pipelines/enrich/entities.ts';
+import { parseCsv } from '../pipelines/synthetic/data.ts';
+
+const HERE = new URL('./extraction/', import.meta.url);
+const CSV = new URL('../../shared/corpus/legistar/legislation_2023.csv', import.meta.url);
+
+export const FIELDS = ['parties', 'amounts', 'addresses'] as const;
+export type Field = (typeof FIELDS)[number];
+
+export interface Labelled { file: string; title: string; longTitle: string; expected: Record<Field, string[]> }
+
+export interface FieldScore { tp: number; fp: number; fn: number; precision: number; recall: number }
+export interface ExtractionResult {
+  rows: number;
+  fields: Record<Field, FieldScore>;
+  /** Every disagreement: what was extracted but not labelled (fp) and labelled but not extracted (fn). */
+  errors: { file: string; field: Field; kind: 'fp' | 'fn'; value: string }[];
+}
+
+/** The comparison key of a label or an extracted value (bench/extraction/README.md, "Scoring"). */
+export function key(field: Field, value: string): string {
+  if (field === 'parties') return partyKey(value);
+  return field === 'addresses' ? value.toLowerCase().replace(/\s+/g, ' ').trim() : value;
+}
+
+const amountKey = (value: number, qualifier: string) => `${Math.round(value)} ${qualifier}`;
+
+export function loadLabelled(): Labelled[] {
+  const rows = new Map(parseCsv(readFileSync(CSV, 'utf8')).map((r) => [r.file_number, r]));
+  const out: Labelled[] = [];
+  for (const line of readFileSync(new URL('labels.txt', HERE), 'utf8').split('\n')) {
+    if (!/^\d/.test(line)) continue;
+    const [file, ...cells] = line.split('|').map((c) => c.trim());
+    const row = rows.get(file);
+    if (!row || cells.length !== 3) throw new Error(`labels.txt: bad line '${line}'`);
+    const list = (cell: string) => cell.split(';').map((s) => s.trim()).filter(Boolean);
+    const amounts = list(cells[1]).map((a) => {
+      const [value, qualifier] = a.split(/\s+/);
+      return amountKey(Number(value), qualifier);
+    });
+    out.push({ file, title: row.name, longTitle: row.title, expected: { parties: list(cells[0]), amounts, addresses: list(cells[2]) } });
+  }
+  return out;
+}
+
+export function scoreExtraction(labelled = loadLabelled()): ExtractionResult {
+  const counts = Object.fromEntries(FIELDS.map((f) => [f, { tp: 0, fp: 0, fn: 0 }])) as Record<Field, { tp: number; fp: number; fn: number }>;
+  const errors: ExtractionResult['errors'] = [];
+  for (const row of labelled) {
+    const e = extractEntities(row.title, row.longTitle).extracted;
+    const got: Record<Field, string[]> = { parties: e.parties, amounts: e.amounts.map((a) => amountKey(a.value, a.qualifier)), addresses: e.addresses };
+    for (const field of FIELDS) {
+      const want = new Map(row.expected[field].map((v) => [key(field, v), v]));
+      const have = new Map(got[field].map((v) => [key(field, v), v]));
+      for (const [k, v] of have) {
+        if (want.has(k)) counts[field].tp++;
+        else { counts[field].fp++; errors.push({ file: row.file, field, kind: 'fp', value: v }); }
+      }
+      for (const [k, v] of want) if (!have.has(k)) { counts[field].fn++; errors.push({ file: row.file, field, kind: 'fn', value: v }); }
+    }
+  }
+  const ratio = (a: number, b: number) => (b === 0 ? 1 : Math.round((a / b) * 1000) / 1000);
+  const fields = Object.fromEntries(FIELDS.map((f) => {
+    const c = counts[f];
+    return [f, { ...c, precision: ratio(c.tp, c.tp + c.fp), recall: ratio(c.tp, c.tp + c.fn) }];
+  })) as Record<Field, FieldScore>;
+  return { rows: labelled.length, fields, errors };
+}
+
+export function formatExtraction(r: ExtractionResult): string {
+  const out = [`\n## Extraction on ${r.rows} labelled Legistar 2023 titles (bench/extraction/)\n`, '| field | precision | recall | tp | fp | fn |', '|---|---:|---:|---:|---:|---:|'];
+  for (const f of FIELDS) {
+    const s = r.fields[f];
+    out.push(`| ${f} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.tp} | ${s.fp} | ${s.fn} |`);
+  }
+  return out.join('\n');
+}
+
+if (process.argv[1]?.endsWith('bench/extraction.ts')) {
+  const r = scoreExtraction();
+  process.stdout.write(formatExtraction(r) + '\n');
+  if (process.argv.includes('--errors')) for (const e of r.errors) process.stdout.write(`${e.file} ${e.field} ${e.kind}: ${e.value}\n`);
+}
