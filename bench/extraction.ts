@@ -28,25 +28,37 @@ export function key(field: Field, value: string): string {
 
 const amountKey = (value: number, qualifier: string) => `${Math.round(value)} ${qualifier}`;
 
-export function loadLabelled(): Labelled[] {
-  const rows = new Map(parseCsv(readFileSync(CSV, 'utf8')).map((r) => [r.file_number, r]));
+/** `file | parties | amounts | addresses` lines (README.md) → labelled rows, their text looked up by the first cell. */
+function parseLabels(file: string, text: (id: string) => { title: string; longTitle: string } | undefined): Labelled[] {
   const out: Labelled[] = [];
-  for (const line of readFileSync(new URL('labels.txt', HERE), 'utf8').split('\n')) {
+  for (const line of readFileSync(new URL(file, HERE), 'utf8').split('\n')) {
     if (!/^\d/.test(line)) continue;
-    const [file, ...cells] = line.split('|').map((c) => c.trim());
-    const row = rows.get(file);
-    if (!row || cells.length !== 3) throw new Error(`labels.txt: bad line '${line}'`);
+    const [id, ...cells] = line.split('|').map((c) => c.trim());
+    const row = text(id);
+    if (!row || cells.length !== 3) throw new Error(`${file}: bad line '${line}'`);
     const list = (cell: string) => cell.split(';').map((s) => s.trim()).filter(Boolean);
     const amounts = list(cells[1]).map((a) => {
       const [value, qualifier] = a.split(/\s+/);
       return amountKey(Number(value), qualifier);
     });
-    out.push({ file, title: row.name, longTitle: row.title, expected: { parties: list(cells[0]), amounts, addresses: list(cells[2]) } });
+    out.push({ file: id, ...row, expected: { parties: list(cells[0]), amounts, addresses: list(cells[2]) } });
   }
   return out;
 }
 
-export function scoreExtraction(labelled = loadLabelled()): ExtractionResult {
+/** The 2023 Legistar titles (`labels.txt`): `name` is the heading, `title` the long title. */
+export function loadLabelled(): Labelled[] {
+  const rows = new Map(parseCsv(readFileSync(CSV, 'utf8')).map((r) => [r.file_number, { title: r.name, longTitle: r.title }]));
+  return parseLabels('labels.txt', (id) => rows.get(id));
+}
+
+/** The held-out agenda items (`heldout.txt`, texts in `heldout-texts.jsonl`). */
+export function loadHeldOut(): Labelled[] {
+  const rows = new Map(readFileSync(new URL('heldout-texts.jsonl', HERE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; title: string; longTitle: string }).map((r) => [r.id, r]));
+  return parseLabels('heldout.txt', (id) => rows.get(id));
+}
+
+export function scoreExtraction(labelled: Labelled[]): ExtractionResult {
   const counts = Object.fromEntries(FIELDS.map((f) => [f, { tp: 0, fp: 0, fn: 0 }])) as Record<Field, { tp: number; fp: number; fn: number }>;
   const errors: ExtractionResult['errors'] = [];
   for (const row of labelled) {
@@ -70,17 +82,25 @@ export function scoreExtraction(labelled = loadLabelled()): ExtractionResult {
   return { rows: labelled.length, fields, errors };
 }
 
-export function formatExtraction(r: ExtractionResult): string {
-  const out = [`\n## Extraction on ${r.rows} labelled Legistar 2023 titles (bench/extraction/)\n`, '| field | precision | recall | tp | fp | fn |', '|---|---:|---:|---:|---:|---:|'];
-  for (const f of FIELDS) {
-    const s = r.fields[f];
-    out.push(`| ${f} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.tp} | ${s.fp} | ${s.fn} |`);
+export interface ExtractionSets { legistar: ExtractionResult; heldOut: ExtractionResult }
+
+export function measureExtraction(): ExtractionSets {
+  return { legistar: scoreExtraction(loadLabelled()), heldOut: scoreExtraction(loadHeldOut()) };
+}
+
+export function formatExtraction(r: ExtractionSets): string {
+  const out = ['\n## Extraction (bench/extraction/): precision and recall per field\n', '| set | field | precision | recall | tp | fp | fn |', '|---|---|---:|---:|---:|---:|---:|'];
+  for (const [name, set] of [[`Legistar 2023 titles (${r.legistar.rows}, the rules were written on them)`, r.legistar], [`held out: 2019 agenda items (${r.heldOut.rows})`, r.heldOut]] as const) {
+    for (const f of FIELDS) {
+      const s = set.fields[f];
+      out.push(`| ${name} | ${f} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.tp} | ${s.fp} | ${s.fn} |`);
+    }
   }
   return out.join('\n');
 }
 
 if (process.argv[1]?.endsWith('bench/extraction.ts')) {
-  const r = scoreExtraction();
+  const r = measureExtraction();
   process.stdout.write(formatExtraction(r) + '\n');
-  if (process.argv.includes('--errors')) for (const e of r.errors) process.stdout.write(`${e.file} ${e.field} ${e.kind}: ${e.value}\n`);
+  if (process.argv.includes('--errors')) for (const e of [...r.legistar.errors, ...r.heldOut.errors]) process.stdout.write(`${e.file} ${e.field} ${e.kind}: ${e.value}\n`);
 }
