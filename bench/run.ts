@@ -24,6 +24,7 @@ import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchCl
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
 import { formatJudged, judgedLake, judgedMetrics, type JudgedResult } from './judged.ts';
+import { formatExtraction, measureExtraction, type ExtractionSets } from './extraction.ts';
 import { buildInputKey } from '../pipelines/input-key.ts';
 import { start } from '../src/server.ts';
 import { interpret } from '../src/queries/interpret.ts';
@@ -506,6 +507,8 @@ export interface BenchResults {
   scales: ScaleResult[];
   /** Retrieval quality on the real corpus (lexical against hybrid), not in smoke runs. */
   judged?: JudgedResult;
+  /** Entity extraction on the labelled titles (bench/extraction/), not in smoke runs. */
+  extraction?: ExtractionSets;
   /** With `--append`: every run whose scales the file holds (the latest run's scales replace earlier ones). */
   runs?: { startedAt: string; scales: number[] }[];
 }
@@ -576,6 +579,8 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   }
   if (!o.smoke) {
+    results.extraction = measureExtraction();
+    o.log(formatExtraction(results.extraction));
     // Retrieval quality on the real corpus: the judged set, lexical against hybrid, through a real server.
     const { lake } = await judgedLake();
     const running = await start(testConfig({ lakeDir: lake, contractChecks: false }));

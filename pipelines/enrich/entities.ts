@@ -154,7 +154,7 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
   },
   {
     pattern: new RegExp(String.raw`\bfiled by the City and County of San Francisco\b[^;]{0,120}?\bagainst\s+([^]{1,2000}?)${LIST_END}`, 'gu'),
-    list: true, example: 'the lawsuit filed by the City and County of San Francisco and the People of the State of California against Allergan Finance, LLC (f/k/a Actavis, Inc.) and Allergan Limited (f/k/a Allergan plc) for $12,916,274', parties: ['Allergan Finance, LLC', 'Allergan Limited'],
+    list: true, example: 'the lawsuit filed by the City and County of San Francisco and the People of the State of California against Walgreen Co. for $229,610,002', parties: ['Walgreen Co.'],
   },
   {
     pattern: new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'gu'),
