@@ -131,7 +131,9 @@ const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/-]*)`;
 /** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
 const CONTINUATION = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
 const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${CONNECT}\s+)?${WORD})*(?:,?\s+${CONTINUATION}(?![\p{L}\d]))*)`;
-const CITY_SIDE = String.raw`(?:City and County of San Francisco|City|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,[^,;]{0,120},)?`;
+const CITY_SIDE = String.raw`(?:City and County of San Francisco|City(?! and County)|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,[^,;]{0,120},)?`;
+/** The end of a clause that names parties: `for`, `to`, `under` … a purpose or term follows. */
+const CLAUSE_END = String.raw`(?=;|$|\s+(?:for|to|under|in|as|at|on|with|by|pursuant)\s+(?!\p{Lu}))`;
 /** A list of names ends at `against`, `for $…`, or a semicolon that a lower-case clause follows (`; the lawsuit …`). */
 const LIST_END = String.raw`(?=\s+(?:against|for|by|in|v\.)\s|;\s+(?![\p{Lu}\d]|and\s)|;?$)`;
 
@@ -145,8 +147,8 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     list: false, example: 'to amend the booking agreement with the Sayana Corporation, operator of the Adante Hotel', parties: ['Sayana Corporation'],
   },
   {
-    pattern: new RegExp(String.raw`\bbetween (?:the )?${CITY_SIDE}\s+and\s+${NAME}`, 'gu'),
-    list: false, example: 'a Development Agreement between the City and County of San Francisco and California Barrel Company, LLC, a Delaware limited liability company', parties: ['California Barrel Company, LLC'],
+    pattern: new RegExp(String.raw`\bbetween (?:the )?${CITY_SIDE}\s+and\s+([^;]{1,600}?)${CLAUSE_END}`, 'gu'),
+    list: true, example: 'a Development Agreement between the City and County of San Francisco and California Barrel Company, LLC, a Delaware limited liability company, for the Potrero Power Station project', parties: ['California Barrel Company, LLC'],
   },
   {
     pattern: new RegExp(String.raw`\bfiled by\s+(?!the City\b)([^]{1,2000}?)${LIST_END}`, 'gu'),
@@ -155,6 +157,10 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
   {
     pattern: new RegExp(String.raw`\bfiled by the City and County of San Francisco\b[^;]{0,120}?\bagainst\s+([^]{1,2000}?)${LIST_END}`, 'gu'),
     list: true, example: 'the lawsuit filed by the City and County of San Francisco and the People of the State of California against Walgreen Co. for $229,610,002', parties: ['Walgreen Co.'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bpayment of \$[\d,.]+ by\s+${NAME}`, 'gu'),
+    list: false, example: 'for payment of $913,970 by U.S. Pipe & Foundry Company to the City', parties: ['U.S. Pipe & Foundry Company'],
   },
   {
     pattern: new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'gu'),
@@ -183,6 +189,7 @@ const PROGRAM_AFTER = /^\s*(?:\([^)]*\)\s*)?(?:grant\s+)?program\b/i;
 const GENERIC = /\b(?:Utilities|Entities|Affiliates|Contractors|Organizations|Agencies|Providers|Plaintiffs|Defendants|Parties|Purchasers|Owners|Others)$/;
 /** Words of an organisation's name: `Pacific Gas and Electric Company` is one party, `Tatiana Umnov and Anatoly Umnov` two. */
 const ORGANISATION = /\b(?:Company|Corporation|Association|Union|Industry|Engineers|Services|Group|Trust|Bank|Foundation|Partners|Enterprises|Authority|Agency|Department|Commission|Council|Electric|Insurance|Holdings|Properties|Construction|Management|Systems|Society|Institute|Center|Fund|Committee|Coalition|Board)\b/;
+const ENDS_ORGANISATION = new RegExp(`${ORGANISATION.source}$`);
 const SEPARATOR = /\s*;\s*(?:and\s+)?|,\s+(?:and\s+)?|\s+(?:and|AND)\s+(?:by\s+)?|\//g;
 const IS_CONTINUATION = new RegExp(String.raw`^${CONTINUATION}$`);
 const ENDS_CONTINUATION = new RegExp(String.raw`${CONTINUATION}$`);
@@ -191,11 +198,12 @@ const NAME_STOP = new RegExp(String.raw`(?:\s|,)${CONTINUATION}$|\b[A-Z]\.$|\b(?
 const NAME_WORD = new RegExp(String.raw`^(?:${WORD}|${CONNECT}|y),?$`, 'u');
 
 /**
- * A list of parties to a lawsuit → its names, each a literal part of the list. A separator inside a name stays: before
+ * A list of parties → its names, each a literal part of the list, up to the first description. A separator inside a name stays: before
  * a legal form (`, Inc.`), after a lone word (`In and Out`, `F/V`), and an `and` inside an organisation's name.
  */
 function splitNames(list: string): string[] {
-  const text = list.replace(/[\s,;:]+$/, '').replace(/\s*\([^()]*\)/g, (m) => '\0'.repeat(m.length)); // parentheticals (`f/k/a …`) end a name
+  // Parentheticals (`f/k/a …`, one cut off by the list's end) end a name.
+  const text = list.replace(/:\s[\s\S]*$/, '').replace(/[\s,;:]+$/, '').replace(/\s*\([^()]*(?:\)|$)/g, (m) => '\0'.repeat(m.length));
   const parts: { from: number; to: number; sep: string }[] = [];
   let from = 0;
   let sep = '';
@@ -212,18 +220,22 @@ function splitNames(list: string): string[] {
     const prev = joined[joined.length - 1];
     const [left, right] = [prev ? piece(prev) : '', piece(p)];
     const and = /^\s+and\s/i.test(p.sep);
-    const keep = prev && (IS_CONTINUATION.test(right) || (lone(left) && !IS_CONTINUATION.test(left)) || (lone(right) && /^[A-Z]{2,}/.test(right))
-      || (and && !ENDS_CONTINUATION.test(left) && (ORGANISATION.test(left) || ORGANISATION.test(right))));
+    const keep = prev && (IS_CONTINUATION.test(right) || /^(?:dba|d\/b\/a)\s/i.test(right) || (lone(left) && !IS_CONTINUATION.test(left)) || (lone(right) && /^[A-Z]{2,}/.test(right))
+      || (and && !ENDS_CONTINUATION.test(left) && (ORGANISATION.test(left) || ORGANISATION.test(right)) && !(ENDS_ORGANISATION.test(left) && (ENDS_ORGANISATION.test(right) || ENDS_CONTINUATION.test(right)))));
     if (keep) prev.to = p.to;
     else joined.push({ ...p });
   }
-  return joined.map((p) => text.slice(p.from, p.to).replace(/\0[\s\S]*$/, '').trim());
+  const names = joined.map((p) => text.slice(p.from, p.to).replace(/\0[\s\S]*$/, '').trim());
+  // The names come first; a description (`a Delaware limited liability company, for …`) ends the list.
+  const end = names.findIndex((n) => !/^(?:(?:the|by)\s+)?[\p{Lu}\d]/u.test(n));
+  return end < 0 ? names : names.slice(0, end);
 }
 
 /** A candidate cleaned to the name as printed (no `the`, `Plaintiffs`, `et al.`, trailing comma), or null if it is not a name. */
 function cleanName(raw: string): string | null {
   const name = raw
     .replace(/(\p{Ll}{3,})\.\s[\s\S]*$/u, '$1') // a sentence ended inside the match (`United States Navy. Copy …`)
+    .replace(/,?\s+(?:dba|d\/b\/a|doing business as)\s[\s\S]*$/i, '') // an alias is not another party
     .replace(/,?\s+et\.? al\.?,?$/i, '')
     .replace(/^(?:the|by|Plaintiffs?)\s+/i, '')
     .replace(/,?\s+Unit \d+$/, '')
