@@ -52,10 +52,10 @@ export function loadLabelled(): Labelled[] {
   return parseLabels('labels.txt', (id) => rows.get(id));
 }
 
-/** The held-out agenda items (`heldout.txt`, texts in `heldout-texts.jsonl`). */
-export function loadHeldOut(): Labelled[] {
-  const rows = new Map(readFileSync(new URL('heldout-texts.jsonl', HERE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; title: string; longTitle: string }).map((r) => [r.id, r]));
-  return parseLabels('heldout.txt', (id) => rows.get(id));
+/** Agenda items labelled in `<name>.txt`, their heading and long title in `<name>-texts.jsonl`. */
+export function loadItems(name: string): Labelled[] {
+  const rows = new Map(readFileSync(new URL(`${name}-texts.jsonl`, HERE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; title: string; longTitle: string }).map((r) => [r.id, r]));
+  return parseLabels(`${name}.txt`, (id) => rows.get(id));
 }
 
 export function scoreExtraction(labelled: Labelled[]): ExtractionResult {
@@ -82,18 +82,24 @@ export function scoreExtraction(labelled: Labelled[]): ExtractionResult {
   return { rows: labelled.length, fields, errors };
 }
 
-export interface ExtractionSets { legistar: ExtractionResult; heldOut: ExtractionResult }
+/** The labelled sets, in the order they were labelled (bench/extraction/README.md says how each was used). */
+export const SETS = [
+  { key: 'legistar', label: 'Legistar 2023 titles (rules written on them)', load: loadLabelled },
+  { key: 'agendas2019', label: '2019 agenda items (held out once, then used)', load: () => loadItems('heldout') },
+  { key: 'heldOut', label: '2016 and 2020 agenda items (held out)', load: () => loadItems('heldout2') },
+] as const;
+export type ExtractionSets = Record<(typeof SETS)[number]['key'], ExtractionResult>;
 
 export function measureExtraction(): ExtractionSets {
-  return { legistar: scoreExtraction(loadLabelled()), heldOut: scoreExtraction(loadHeldOut()) };
+  return Object.fromEntries(SETS.map((s) => [s.key, scoreExtraction(s.load())])) as ExtractionSets;
 }
 
 export function formatExtraction(r: ExtractionSets): string {
   const out = ['\n## Extraction (bench/extraction/): precision and recall per field\n', '| set | field | precision | recall | tp | fp | fn |', '|---|---|---:|---:|---:|---:|---:|'];
-  for (const [name, set] of [[`Legistar 2023 titles (${r.legistar.rows}, the rules were written on them)`, r.legistar], [`held out: 2019 agenda items (${r.heldOut.rows})`, r.heldOut]] as const) {
+  for (const set of SETS) {
     for (const f of FIELDS) {
-      const s = set.fields[f];
-      out.push(`| ${name} | ${f} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.tp} | ${s.fp} | ${s.fn} |`);
+      const s = r[set.key].fields[f];
+      out.push(`| ${set.label}, ${r[set.key].rows} | ${f} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.tp} | ${s.fp} | ${s.fn} |`);
     }
   }
   return out.join('\n');
@@ -102,5 +108,5 @@ export function formatExtraction(r: ExtractionSets): string {
 if (process.argv[1]?.endsWith('bench/extraction.ts')) {
   const r = measureExtraction();
   process.stdout.write(formatExtraction(r) + '\n');
-  if (process.argv.includes('--errors')) for (const e of [...r.legistar.errors, ...r.heldOut.errors]) process.stdout.write(`${e.file} ${e.field} ${e.kind}: ${e.value}\n`);
+  if (process.argv.includes('--errors')) for (const e of SETS.flatMap((set) => r[set.key].errors)) process.stdout.write(`${e.file} ${e.field} ${e.kind}: ${e.value}\n`);
 }

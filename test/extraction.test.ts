@@ -1,5 +1,5 @@
 // Entity extraction scored on the labelled sets of bench/extraction/ (the same measurement `make bench` prints): the
-// targets of issue 21 hold on the Legistar 2023 titles, and the held-out agenda items keep what was measured on them.
+// targets of issue 21 hold on the Legistar 2023 titles, and the agenda items keep what was measured on them.
 import t from 'tap';
 import { FIELDS, measureExtraction } from '../bench/extraction.ts';
 
@@ -15,11 +15,17 @@ t.test('Legistar 2023 titles: every field at precision >= 0.95 and recall >= 0.9
   }
 });
 
-t.test('held-out agenda items: precision and recall stay at least where they were measured', async (t) => {
-  const FLOOR = { parties: [1, 0.81], amounts: [1, 1], addresses: [1, 0.96] };
-  for (const f of FIELDS) {
-    const s = r.heldOut.fields[f];
-    t.ok(s.precision >= FLOOR[f][0], `${f} precision ${s.precision}`);
-    t.ok(s.recall >= FLOOR[f][1], `${f} recall ${s.recall}`);
+t.test('agenda items: precision and recall stay at least where they were last measured', async (t) => {
+  // [precision, recall] per field; the 2016 and 2020 items are held out (bench/extraction/README.md).
+  const FLOOR = {
+    agendas2019: { parties: [1, 0.9], amounts: [1, 1], addresses: [1, 0.96] },
+    heldOut: { parties: [1, 0.88], amounts: [0.89, 0.89], addresses: [1, 1] },
+  } as const;
+  for (const [set, floor] of Object.entries(FLOOR) as [keyof typeof FLOOR, (typeof FLOOR)[keyof typeof FLOOR]][]) {
+    for (const f of FIELDS) {
+      const s = r[set].fields[f];
+      t.ok(s.precision >= floor[f][0], `${set} ${f} precision ${s.precision}`);
+      t.ok(s.recall >= floor[f][1], `${set} ${f} recall ${s.recall}`);
+    }
   }
 });
