@@ -17,11 +17,12 @@ export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; exa
   { pattern: /\bde-?appropriat\w*(?:\s+(?:of|approximately|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'decrease', example: 'de-appropriating $39,500,000 from permanent salaries' },
   { pattern: /\bincreas\w*\b[^$;]{0,60}\bby\s*$/i, qualifier: 'increase', example: 'to increase the not to exceed amount by $2,918,942' },
   { pattern: /\b(?:decreas|reduc)\w*\b[^$;]{0,60}\bby\s*$/i, qualifier: 'decrease', example: 'reducing the contract amount by $150,000' },
-  { pattern: /\b(?:not[- ]to[- ]exceed|up to|no more than)\s*(?:approximately\s+)?$/i, qualifier: 'not-to-exceed', example: 'an aggregate total settlement amount not to exceed $7,000,000' },
+  { pattern: /\b(?:not[- ]to[- ]exceed|up to|no more than)\s*(?:approximately\s+|an additional\s+)?$/i, qualifier: 'not-to-exceed', example: 'an aggregate total settlement amount not to exceed $7,000,000' },
   { pattern: /\bmaximum\b[^$;,]{0,40}?\b(?:of|to)\s*$/i, qualifier: 'not-to-exceed', example: 'increasing the maximum amount of the agreements to $41,500,000' },
   { pattern: /\b(?:re-?)?appropriat\w*(?:\s+(?:of|approximately|an additional|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'appropriation', example: 'appropriation of (1) $260,878,172' },
+  { pattern: /\b(?:for )?an additional amount of\s*$/i, qualifier: 'increase', example: 'for an additional amount of $19,500,000 for a total agreement amount not to exceed $33,500,000' },
   { pattern: /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving|revenues? of)\s*$/i, qualifier: 'revenue', example: 'Settlement of Lawsuit - MJM Management Group - City to Receive $400,000' },
-  { pattern: /\baccept(?:ing)? and expend\b[^$;]{0,40}?\b(?:grant|gift)s?\b[^$;]{0,30}?\b(?:of|totaling)\s*$/i, qualifier: 'revenue', example: 'to accept and expend a grant in the amount of $3,639,888' },
+  { pattern: /\baccept(?:ing)? and expend\b[^$;]{0,160}?$/i, qualifier: 'revenue', example: 'to accept and expend a grant in the amount of $3,639,888' },
 ];
 
 /** A sum that follows another in a list (`$X to A, $Y to B, and $Z to C`) keeps the list's qualifier. */
@@ -42,7 +43,7 @@ function sums(text: string, heading: boolean): Sum[] {
   for (const m of matches) {
     const gap = text.slice(last, m.index);
     const clause = gap.split(/[;[\]]/).pop()!;
-    const before = heading ? clause.split(/\s+-\s+/).pop()! : clause.slice(-120);
+    const before = heading ? clause.split(/\s+-\s+/).pop()! : clause.slice(-200);
     const base = Number(m[1].replace(/,/g, '') + (m[2] ?? ''));
     const scale = m[3] ? (m[3].toLowerCase() === 'million' ? 1e6 : 1e9) : 1;
     const rule = QUALIFIER_RULES.find((r) => r.pattern.test(before));
@@ -167,7 +168,7 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     list: false, example: 'a loan to Mercy Housing California, L.P. in an amount not to exceed $5,000,000', parties: ['Mercy Housing California, L.P.'],
   },
   {
-    pattern: new RegExp(String.raw`\baccept(?:ing)? and expend\b[^;]{0,100}?\bgrants?\b[^;]{0,100}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`, 'gu'),
+    pattern: new RegExp(String.raw`\baccept(?:ing)? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`, 'gu'),
     list: false, example: 'to accept and expend a grant in the amount of $2,050,000 from the State of California, Board of State and Community Corrections, to fund', parties: ['Board of State and Community Corrections'],
   },
   {
@@ -237,7 +238,7 @@ function cleanName(raw: string): string | null {
     .replace(/(\p{Ll}{3,})\.\s[\s\S]*$/u, '$1') // a sentence ended inside the match (`United States Navy. Copy …`)
     .replace(/,?\s+(?:dba|d\/b\/a|doing business as)\s[\s\S]*$/i, '') // an alias is not another party
     .replace(/,?\s+et\.? al\.?,?$/i, '')
-    .replace(/^(?:the|by|Plaintiffs?)\s+/i, '')
+    .replace(/^(?:the|by|Plaintiffs?|Mr\.|Ms\.|Mrs\.|Dr\.)\s+/i, '')
     .replace(/,?\s+Unit \d+$/, '')
     .replace(/[,;:]$/, '')
     .replace(/\.$/, (c) => (NAME_STOP.test(raw.replace(/[,;:]$/, '')) ? c : ''))
