@@ -20,7 +20,7 @@ export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; exa
   { pattern: /\b(?:not[- ]to[- ]exceed|up to|no more than)\s*(?:approximately\s+|an additional\s+)?$/i, qualifier: 'not-to-exceed', example: 'an aggregate total settlement amount not to exceed $7,000,000' },
   { pattern: /\bmaximum\b[^$;,]{0,40}?\b(?:of|to)\s*$/i, qualifier: 'not-to-exceed', example: 'increasing the maximum amount of the agreements to $41,500,000' },
   { pattern: /\b(?:re-?)?appropriat\w*(?:\s+(?:of|approximately|an additional|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'appropriation', example: 'appropriation of (1) $260,878,172' },
-  { pattern: /\b(?:for )?an additional amount of\s*$/i, qualifier: 'increase', example: 'for an additional amount of $19,500,000 for a total agreement amount not to exceed $33,500,000' },
+  { pattern: /\b(?:for )?an additional amount of\s*$/i, qualifier: 'increase', example: 'to extend the contract for three years and twenty days to commence November 30, 2020, for a total term of December 19, 2014, through December 19, 2023, for an additional amount of $19,500,000' },
   { pattern: /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving|revenues? of)\s*$/i, qualifier: 'revenue', example: 'Settlement of Lawsuit - MJM Management Group - City to Receive $400,000' },
   { pattern: /\baccept(?:ing)? and expend\b[^$;]{0,160}?$/i, qualifier: 'revenue', example: 'to accept and expend a grant in the amount of $3,639,888' },
 ];
@@ -144,12 +144,16 @@ const LIST_END = String.raw`(?=\s+(?:against|for|by|in|v\.)\s|;\s+(?![\p{Lu}\d]|
  */
 export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; parties: string[] }[] = [
   {
-    pattern: new RegExp(String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant|[Mm]emorandum of [Uu]nderstanding)s?\b[^;.]{0,120}?\bwith\s+${NAME}`, 'gu'),
+    pattern: new RegExp(String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant|[Mm]emorandum of [Uu]nderstanding)s?\b(?:[^;.]|(?<=\bNo)\.){0,120}?(?<!\btogether )\bwith\s+${NAME}`, 'gu'),
     list: false, example: 'to amend the booking agreement with the Sayana Corporation, operator of the Adante Hotel', parties: ['Sayana Corporation'],
   },
   {
     pattern: new RegExp(String.raw`\bbetween (?:the )?${CITY_SIDE}\s+and\s+([^;]{1,600}?)${CLAUSE_END}`, 'gu'),
     list: true, example: 'a Development Agreement between the City and County of San Francisco and California Barrel Company, LLC, a Delaware limited liability company, for the Potrero Power Station project', parties: ['California Barrel Company, LLC'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bbetween\s+(?!the City\b)${NAME}(?:,?\s+dba\s+[^,;]{1,60})?,?\s+and\s+the (?:City|Port)\b`, 'gu'),
+    list: false, example: 'Lease No. L-16159 between IDEO, LP, and the Port', parties: ['IDEO, LP'],
   },
   {
     pattern: new RegExp(String.raw`\bfiled by\s+(?!the City\b)([^]{1,2000}?)${LIST_END}`, 'gu'),
@@ -172,6 +176,10 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     list: false, example: 'to accept and expend a grant in the amount of $2,050,000 from the State of California, Board of State and Community Corrections, to fund', parties: ['Board of State and Community Corrections'],
   },
   {
+    pattern: new RegExp(String.raw`\baccept(?:ing)? and expend (?:a|an|the)\s+${NAME}\s+grant\b`, 'gu'),
+    list: false, example: 'to accept and expend a Federal Emergency Management Agency grant administered through the California Governor', parties: ['Federal Emergency Management Agency'],
+  },
+  {
     pattern: new RegExp(String.raw`\bgrants?\s+to\s+${NAME}`, 'gu'),
     list: false, example: 'to award a one-time grant to Planned Parenthood Northern California (“Planned Parenthood NC”)', parties: ['Planned Parenthood Northern California'],
   },
@@ -183,7 +191,7 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
 /** Heading types whose second part names the other party. */
 const PARTY_HEADING = /^(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|Settlement of (?:Lawsuits?|Unlitigated Claims?))(?: Amendments?)?$/u;
 /** The City itself, its departments and commissions, a possessive (`City’s`), a program or project: not parties. */
-const NOT_A_PARTY = /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan)$/i;
+const NOT_A_PARTY = /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds)$/i;
 /** A grantor's name followed by `grant program` names the program, not the grantor. */
 const PROGRAM_AFTER = /^\s*(?:\([^)]*\)\s*)?(?:grant\s+)?program\b/i;
 /** A class of parties, not one: `Investor Owned Utilities`, `Related Entities`. */
@@ -263,18 +271,20 @@ function parties(title: string, longTitle: string): string[] {
   const named = segments[segments[1] === 'Retroactive' ? 2 : 1] ?? '';
   const printed = (name: string) => longTitle === '' || partyKey(longTitle).includes(partyKey(name));
   const lawsuit = /^Settlement/.test(segments[0]);
-  const fromHeading = PARTY_HEADING.test(segments[0]) ? (lawsuit ? splitNames(named) : [named.replace(/\s*\(.*$/, '')]).filter(printed) : [];
+  const fromHeading = (PARTY_HEADING.test(segments[0]) ? (lawsuit ? splitNames(named) : [named.replace(/\s*\(.*$/, '')]) : []).filter(printed).map(cleanName).filter((n) => n !== null);
   const headingNames = [...segments.slice(1), ...fromHeading].sort((a, b) => b.length - a.length);
   const found: string[] = [...fromHeading];
   for (const rule of PARTY_RULES) {
     for (const m of longTitle.matchAll(rule.pattern)) {
       if (PROGRAM_AFTER.test(longTitle.slice(m.index + m[0].length))) continue;
-      for (let raw of rule.list ? splitNames(m[1]) : [m[1]]) {
+      for (let raw of (rule.list ? splitNames(m[1]) : [m[1]]).map((n) => n.replace(/^the\s+/, ''))) {
         // The heading's short form bounds a longer printed one: `Board of State and Community Corrections Organized Retail Theft Grant Program`.
-        const bound = headingNames.find((h) => raw.startsWith(h + ' ') && cleanName(h));
+        const bound = headingNames.find((h) => (raw.startsWith(h + ' ') || raw.startsWith(h + ',')) && cleanName(h));
         if (bound) raw = bound;
-        // The heading's party printed with its parent first (`United States Department of Energy Western Area Power Administration`) is that party.
-        if (!fromHeading.some((h) => raw.endsWith(' ' + h))) found.push(raw);
+        // The heading's party printed with its parent first (`United States Department of Energy Western Area Power
+        // Administration`), or a part of the heading's party (`Committee of Interns and Residents`), is that party.
+        const within = (h: string) => raw.endsWith(' ' + h) || (partyKey(h) !== partyKey(raw) && ` ${partyKey(h)} `.includes(` ${partyKey(raw)} `));
+        if (!fromHeading.some(within)) found.push(raw);
       }
     }
   }
