@@ -20,9 +20,9 @@ export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; exa
   { pattern: /\b(?:not[- ]to[- ]exceed|up to|no more than)\s*(?:approximately\s+|an additional\s+)?$/i, qualifier: 'not-to-exceed', example: 'an aggregate total settlement amount not to exceed $7,000,000' },
   { pattern: /\bmaximum\b[^$;,]{0,40}?\b(?:of|to)\s*$/i, qualifier: 'not-to-exceed', example: 'increasing the maximum amount of the agreements to $41,500,000' },
   { pattern: /\b(?:re-?)?appropriat\w*(?:\s+(?:of|approximately|an additional|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'appropriation', example: 'appropriation of (1) $260,878,172' },
-  { pattern: /\b(?:for )?an additional amount of\s*$/i, qualifier: 'increase', example: 'to extend the contract for three years and twenty days to commence November 30, 2020, for a total term of December 19, 2014, through December 19, 2023, for an additional amount of $19,500,000' },
+  { pattern: /\b(?:an additional amount|(?:an|a corresponding) increase) of\s*$/i, qualifier: 'increase', example: 'to extend the contract for three years and twenty days to commence November 30, 2020, for a total term of December 19, 2014, through December 19, 2023, for an additional amount of $19,500,000' },
   { pattern: /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving|revenues? of)\s*$/i, qualifier: 'revenue', example: 'Settlement of Lawsuit - MJM Management Group - City to Receive $400,000' },
-  { pattern: /\baccept(?:ing)? and expend\b[^$;]{0,160}?$/i, qualifier: 'revenue', example: 'to accept and expend a grant in the amount of $3,639,888' },
+  { pattern: /\baccept(?:ing)?,? and expend\b[^$;]{0,160}?$/i, qualifier: 'revenue', example: 'to accept and expend a grant in the amount of $3,639,888' },
 ];
 
 /** A sum that follows another in a list (`$X to A, $Y to B, and $Z to C`) keeps the list's qualifier. */
@@ -127,12 +127,12 @@ function addresses(text: string): string[] {
 // title's triggers (`between the City … and X`, `with X`, `filed by X`, `against X` when the City sued, a grant's
 // grantor or grantee, a seller); and lists of them (`A, B, and C`, `A; B`, `A and B`), split where a name ends.
 
-const CONNECT = String.raw`(?:and|of(?:\s+the)?|de|la|the|for|&)`;
-const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/-]*)`;
+const CONNECT = String.raw`(?:and|of(?:\s+the)?|on\s+the|de|la|the|for|&)`;
+const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/-]*|@)`;
 /** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
 const CONTINUATION = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
 const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${CONNECT}\s+)?${WORD})*(?:,?\s+${CONTINUATION}(?![\p{L}\d]))*)`;
-const CITY_SIDE = String.raw`(?:City and County of San Francisco|City(?! and County)|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,[^,;]{0,120},)?`;
+const CITY_SIDE = String.raw`(?:City and County of San Francisco|City(?! and County)|Port|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,[^,;]{0,120},)?`;
 /** The end of a clause that names parties: `for`, `to`, `under` … a purpose or term follows. */
 const CLAUSE_END = String.raw`(?=;|$|\s+(?:for|to|under|in|as|at|on|with|by|pursuant)\s+(?!\p{Lu}))`;
 /** A list of names ends at `against`, `for $…`, or a semicolon that a lower-case clause follows (`; the lawsuit …`). */
@@ -172,7 +172,7 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     list: false, example: 'a loan to Mercy Housing California, L.P. in an amount not to exceed $5,000,000', parties: ['Mercy Housing California, L.P.'],
   },
   {
-    pattern: new RegExp(String.raw`\baccept(?:ing)? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`, 'gu'),
+    pattern: new RegExp(String.raw`\baccept(?:ing)?,? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`, 'gu'),
     list: false, example: 'to accept and expend a grant in the amount of $2,050,000 from the State of California, Board of State and Community Corrections, to fund', parties: ['Board of State and Community Corrections'],
   },
   {
