@@ -89,6 +89,7 @@ export const SETS = [
   { key: 'agendas2016and2020', label: '2016 and 2020 agenda items (held out once, then used)', load: () => loadItems('heldout2') },
   { key: 'agendas2017', label: '2017 agenda items (held out once, then used)', load: () => loadItems('heldout3') },
   { key: 'agendas2017b', label: 'more 2017 agenda items (held out once, then used)', load: () => loadItems('heldout4') },
+  { key: 'heldOut', label: '2016 and 2017 agenda items (held out)', load: () => loadItems('heldout5') },
 ] as const;
 export type ExtractionSets = Record<(typeof SETS)[number]['key'], ExtractionResult>;
 
