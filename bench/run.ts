@@ -24,6 +24,7 @@ import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchCl
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
 import { formatJudged, runJudged, type JudgedResult } from './judged.ts';
+import { formatExtraction, measureExtraction, type ExtractionSets } from './extraction.ts';
 import { buildInputKey } from '../pipelines/input-key.ts';
 import { interpret } from '../src/queries/interpret.ts';
 
@@ -504,6 +505,8 @@ export interface BenchResults {
   scales: ScaleResult[];
   /** Retrieval quality on the real corpus (lexical against hybrid), not in smoke runs. */
   judged?: JudgedResult;
+  /** Entity extraction on the labelled titles (bench/extraction/), not in smoke runs. */
+  extraction?: ExtractionSets;
   /** With `--append`: every run whose scales the file holds (the latest run's scales replace earlier ones). */
   runs?: { startedAt: string; scales: number[] }[];
 }
@@ -551,6 +554,7 @@ export function table(r: BenchResults): string {
     line('---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:');
     for (const s of r.scales) line(String(s.scale), String(s.corpus.pages), f(s.pipeline.buildMs / 1000), f(s.pipeline.pagesPerSec), String(s.pipeline.buildPeakRssMb), String(s.server.peakRssMb), f(s.search['common multi-term']?.c1.p50), String(s.load?.rps ?? '—'));
   }
+  if (r.extraction) out.push(`\n## entity extraction (labelled titles)\n\n${formatExtraction(r.extraction)}`);
   if (r.judged) out.push(`\n## judged relevance (real corpus)\n\n${formatJudged(r.judged)}`);
   return out.join('\n');
 }
@@ -575,6 +579,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   }
   if (!o.smoke) {
+    results.extraction = measureExtraction();
     // Retrieval quality on the real corpus: the judged set per kind, lexical and hybrid through a real server, and FTS5.
     results.judged = await runJudged();
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');

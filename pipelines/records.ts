@@ -123,7 +123,7 @@ export interface CommentRecord {
 /** A roster identity with the name variants recorded for it (core/roster.ts). */
 export type SupervisorRecord = RosterEntry;
 
-export type ProblemKind = 'count-mismatch' | 'unresolved-name' | 'ambiguous-name' | 'unparsed-block' | 'unclassified-action' | 'garbage-page' | 'repaired-page';
+export type ProblemKind = 'count-mismatch' | 'unresolved-name' | 'ambiguous-name' | 'unparsed-block' | 'unparsed-speaker' | 'unclassified-action' | 'garbage-page' | 'repaired-page';
 
 export interface Problem {
   documentId: string;

@@ -6,7 +6,8 @@ import { extractPages } from '../pipelines/extract/pdf.ts';
 import { splitRunning } from '../pipelines/extract/pages.ts';
 import { RESULTS, type Result } from '../core/lake/format.ts';
 import { ACTION_RULES, classifyAction, printedResult, RESULT_RULES } from '../pipelines/enrich/actions.ts';
-import { extractEntities } from '../pipelines/enrich/entities.ts';
+import { extractEntities, PARTY_RULES, QUALIFIER_RULES } from '../pipelines/enrich/entities.ts';
+import { parseCsv } from '../pipelines/synthetic/data.ts';
 import { loadRoster, membersOnDate, parseRoster, resolveName } from '../pipelines/enrich/supervisors.ts';
 import { flatten } from '../pipelines/parse/blocks.ts';
 import { meetingRoster } from '../pipelines/parse/meeting.ts';
@@ -244,7 +245,7 @@ if (!existsSync(PDFS)) {
     ];
     for (const [file, text, value, qualifier] of cases) {
       t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
-      const found = extractEntities(text).extracted.amounts.find((a) => a.value === value);
+      const found = extractEntities('', text).extracted.amounts.find((a) => a.value === value);
       t.equal(found?.qualifier, qualifier, text);
       t.ok(found && text.includes(found.raw));
     }
@@ -253,14 +254,14 @@ if (!existsSync(PDFS)) {
   t.test('entities: housing units, never block/lot/section/file numbers', async (t) => {
     const real = (file: string, text: string) => {
       t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
-      return extractEntities(text);
+      return extractEntities('', text);
     };
     t.same(real('bag110116_minutes.pdf', 'acquisition and construction of an 80-unit multifamily rental housing project').extracted.housingUnits, [80]);
     t.same(real('bag110116_minutes.pdf', 'acquisition and construction of a 350-unit multifamily rental housing project').extracted.housingUnits, [350]);
     const affordable = corpus.match(/[^;.]*\b70 affordable housing units[^;.]*/)![0];
-    t.same(extractEntities(affordable).extracted.housingUnits, [70], affordable);
+    t.same(extractEntities('', affordable).extracted.housingUnits, [70], affordable);
     const dwelling = corpus.match(/[^;]*\b94 dwelling units[^;]*/)![0];
-    t.same(extractEntities(dwelling).extracted.housingUnits, [94], dwelling);
+    t.same(extractEntities('', dwelling).extracted.housingUnits, [94], dwelling);
     t.same(real('bag110116_minutes.pdf', "Ordinance designating 1345 Ocean Avenue (aka Ingleside Presbyterian Church and the Great Cloud of Witnesses), Assessor's Parcel Block No. 6942, Lot No. 050, as a Landmark under Planning Code, Article 10").extracted.housingUnits, []);
     t.same(real('bag110116_minutes.pdf', 'relating to prohibiting advertising for the use of dwelling units in class A multiple-dwelling buildings').extracted.housingUnits, []);
   });
@@ -268,7 +269,7 @@ if (!existsSync(PDFS)) {
   t.test('entities: addresses and parties on real text', async (t) => {
     const real = (file: string, text: string) => {
       t.ok(docs.get(file)!.includes(text), `real text: ${text}`);
-      return extractEntities(text).extracted;
+      return extractEntities('', text).extracted;
     };
     t.same(real('bag110116_minutes.pdf', 'to execute a lease of an air rights parcel at 250 Fremont Street, with T8 Housing Partners, L.P., a California limited partnership').addresses, ['250 Fremont Street']);
     t.same(real('bag110116_minutes.pdf', 'in an aggregate principal amount not to exceed $16,000,000 for 2800 Arelious Walker Drive;').addresses, ['2800 Arelious Walker Drive']);
@@ -278,6 +279,68 @@ if (!existsSync(PDFS)) {
     t.same(real('bag110116_minutes.pdf', 'to sign an agreement, on behalf of the City and County of San Francisco, with the California Department of Health Care Services for participation').parties, ['California Department of Health Care Services']);
     t.same(real('bag110116_minutes.pdf', 'to enter into the tenth amendment of a software license and support agreement with JobAps, Inc., increasing the contract term').parties, ['JobAps, Inc.']);
     t.same(real('bag111516_agenda.pdf', 'Ordinance authorizing settlement of the lawsuit filed by the City and County of San Francisco against In and Out Drain Cleaning, Inc. for $38,500').parties, ['In and Out Drain Cleaning, Inc.']);
+  });
+
+  // The Legistar titles of 2023 (bench/extraction/): real headings and long titles the rule tables are read against.
+  const legistar = parseCsv(readFileSync(join(PDFS, '..', 'legistar', 'legislation_2023.csv'), 'utf8'));
+  const legistarText = legistar.map((r) => `${r.name} ${r.title}`).join(' ');
+  const real = (text: string) => corpus.includes(text) || legistarText.includes(text);
+  // Rows whose wording neither source prints: worded as the Clerk words such titles.
+  const STYLED_EXAMPLES = new Set(['reducing the contract amount by $150,000', 'a loan to Mercy Housing California, L.P. in an amount not to exceed $5,000,000']);
+
+  t.test('amount qualifier table: every row, on its example', async (t) => {
+    for (const [i, row] of QUALIFIER_RULES.entries()) {
+      if (!STYLED_EXAMPLES.has(row.example)) t.ok(real(row.example), `real text: ${row.example}`);
+      const heading = / - /.test(row.example);
+      const found = extractEntities(heading ? row.example : '', heading ? '' : row.example).extracted.amounts;
+      t.same(found.map((a) => a.qualifier), [row.qualifier], row.example);
+      const before = row.example.slice(0, row.example.indexOf('$'));
+      t.equal(QUALIFIER_RULES.findIndex((r) => r.pattern.test(before)), i, `row ${i} is the one that reads it`);
+    }
+  });
+
+  t.test('party table: every row, on its example', async (t) => {
+    for (const [i, row] of PARTY_RULES.entries()) {
+      if (!STYLED_EXAMPLES.has(row.example)) t.ok(real(row.example), `real text: ${row.example}`);
+      t.same(extractEntities('', row.example).extracted.parties, row.parties, row.example);
+      t.same(PARTY_RULES.map((r) => [...row.example.matchAll(r.pattern)].length > 0).indexOf(true), i, `row ${i} is the first that reads it`);
+    }
+  });
+
+  t.test('entities: one amount per sum and role; lists keep their qualifier', async (t) => {
+    const row = (file: string) => legistar.find((r) => r.file_number === file)!;
+    const amounts = (file: string) => extractEntities(row(file).name, row(file).title).extracted.amounts.map((a) => `${a.value} ${a.qualifier}`);
+    // The heading's `Not to Exceed $7,000,000` and the title's `total settlement amount not to exceed $7,000,000`.
+    t.same(amounts('231273'), ['7000000 not-to-exceed', '25000 stated', '1000000 not-to-exceed']);
+    // A heading's bare sum is the title's grant: money the City receives.
+    t.same(amounts('230258'), ['1000000 revenue']);
+    // `City to Receive $X` in the heading and `for $X` in the title are one sum.
+    t.same(amounts('230191'), ['400000 revenue']);
+    // `appropriating $501,908 in the Port Commission and $97,057,341 in the …`: both appropriations.
+    t.same(amounts('230656'), ['501908 appropriation', '97057341 appropriation']);
+    // `… for the following uses: $4,000,000 to …, $3,000,000 to …, and $3,000,000 to …`.
+    t.same(amounts('230292'), ['10000000 appropriation', '4000000 appropriation', '3000000 appropriation']);
+    // One total moved: de-appropriated and appropriated; a sum placed on reserve plays no role of its own.
+    t.same(amounts('230097'), ['250000 decrease', '250000 appropriation', '170000 appropriation', '80000 appropriation']);
+    t.same(amounts('230652'), ['124020472 appropriation', '41031367 stated', '77084105 stated']);
+  });
+
+  t.test('entities: parties from the heading, `between the City … and X` and lawsuit lists', async (t) => {
+    const parties = (file: string) => {
+      const r = legistar.find((x) => x.file_number === file)!;
+      return extractEntities(r.name, r.title).extracted.parties;
+    };
+    t.same(parties('231274'), ['California Barrel Company, LLC'], 'Development Agreement Amendment - California Barrel Company, LLC - …');
+    t.same(parties('230557'), ['Western Area Power Administration'], 'the heading names the party the title prints after its parent');
+    t.same(parties('230568'), ['Municipal Executives Association'], 'a memorandum between the City … and the union');
+    t.same(parties('230530'), ['Jane Doe 1', 'Jane Doe 4', 'Jane Doe 5', 'Jane Doe 6', 'Jane Doe 9', 'John Doe 1', 'John Doe 2', 'John Doe 3', 'John Doe 4', 'John Doe 6', 'John Doe 7']);
+    t.same(parties('230494'), ['Esquivel Grading & Paving, Inc.', 'Con-Quest Contractors, Inc.']);
+    t.same(parties('230687').length, 15, 'the City sued fifteen companies, listed with semicolons');
+    t.same(parties('230246').slice(0, 3), ['Robert Burchell', 'F/V Rose Marie, Inc.', 'Erik Anfinson'], '`Plaintiffs` is no name; `F/V` stays whole');
+    t.same(parties('230189').slice(0, 2), ['Charlene Tuchman', 'Ellen Tuchman Rothmann'], '`A/B` in the heading, `A and by B, as successor …` in the title');
+    t.same(parties('230349'), ['California Department of Transportation'], 'a lone word (`Caltrans`) is not taken for a party');
+    t.same(parties('231273'), [], 'Settlement of Claims: the heading names a pipeline break, not a party');
+    t.same(parties('230307'), [], 'a credit against a tax names no party');
   });
 
   t.test('entities: every extracted value appears literally in its item text, across the corpus', async (t) => {

@@ -173,6 +173,25 @@ if (!existsSync(PDFS)) {
     t.equal(c.filter((x) => x.speaker === 'Female Speaker').length, 2);
   });
 
+  t.test('public comment: names with particles; a paragraph that cannot be read is a problem, never dropped', async (t) => {
+    const page15 = (await pages('bag110116_minutes.pdf')).find((p) => p.page === 15)!;
+    const read = (...edits: [string, string][]) => parseDocument({ id: 'x-minutes', meetingDate: '2016-11-01', kind: 'minutes' }, [{ ...page15, lines: page15.lines.map((l) => edits.reduce((line, [from, to]) => line.replace(from, to), l)) }], roster);
+    const asPrinted = read();
+    t.equal(asPrinted.comments.length, 16, 'the page alone reads as the whole minutes do');
+    t.same(asPrinted.problems.filter((p) => p.kind === 'unparsed-speaker'), []);
+    const particles = read(['Andrew Yip;', 'Jan van der Berg;'], ['Peter Warfield;', 'Maria de la Cruz;'], ['Emil Lawrence;', 'Omar al-Amin;'], ['Ingrid Que;', 'Ahmed bin Said;']);
+    t.same(particles.comments.map((c) => c.speaker).slice(1, 7), ['Francisco Da Costa', 'Jan van der Berg', 'Maria de la Cruz', 'Omar al-Amin', 'Female Speaker', 'Ahmed bin Said']);
+    t.same(particles.problems.filter((p) => p.kind === 'unparsed-speaker'), []);
+    // A summary in capitals and a speaker numbered by the Clerk do not read as `Name; summary`: reported with their page.
+    const broken = read(['Andrew Yip; shared', 'Andrew Yip; Shared'], ['Lorie Ten;', 'Speaker 3;']);
+    t.equal(broken.comments.length, 14, 'two paragraphs are not comments');
+    t.notOk(broken.comments.some((c) => /his various thoughts|oppression of the Falun Gong\.$/.test(c.statement) && /Yip|Speaker 3/.test(c.speaker)));
+    t.same(broken.problems.filter((p) => p.kind === 'unparsed-speaker').map((p) => [p.page, p.detail.replace(/^.*: /, '')]), [
+      [15, 'Andrew Yip; Shared his various thoughts and experiences.'],
+      [15, 'Speaker 3; shared concerns regarding the oppression of the Falun Gong.'],
+    ]);
+  });
+
   t.test('roll calls: wrapped lists joined, a count mismatch kept and reported', async (t) => {
     const page17 = (await pages('bag110116_minutes.pdf')).find((p) => p.page === 17)!;
     const wrapped = page17.lines.flatMap((l) => (/Ayes: 7 - /.test(l) ? [l.replace(' Mar, Peskin, Yee', ''), '                          Mar, Peskin, Yee'] : [l]));

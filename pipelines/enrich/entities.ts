@@ -9,33 +9,71 @@ const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 const AMOUNT = /\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s+(million|billion))?(?![\d,]*\d)/gi;
 
-// Checked against the words just before the amount (back to the previous amount or clause break), nearest first.
-const QUALIFIERS: [RegExp, AmountQualifier][] = [
-  [/\b(not to exceed|not-to-exceed|up to|no more than|maximum (?:amount )?of)\s*(?:approximately\s+)?$/i, 'not-to-exceed'],
-  [/\bappropriat\w*(?:\s+(?:approximately|an additional))?\s*$/i, 'appropriation'],
-  [/\bappropriation of\s*$/i, 'appropriation'],
-  [/\bincreas\w*\b[^$;]{0,60}\bby\s*$/i, 'increase'],
-  [/\b(decreas|reduc)\w*\b[^$;]{0,60}\bby\s*$/i, 'decrease'],
-  [/\b(to receive|receiving|revenues? of|in revenues?)\s*$/i, 'revenue'],
+/**
+ * The qualifier rule table: the role a sum plays, read from the words just before it (back to the previous sum or a
+ * clause break); the first row that matches wins. Each row has an example (test/enrich.test.ts runs every one).
+ */
+export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; example: string }[] = [
+  { pattern: /\bde-?appropriat\w*(?:\s+(?:of|approximately|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'decrease', example: 'de-appropriating $39,500,000 from permanent salaries' },
+  { pattern: /\bincreas\w*\b[^$;]{0,60}\bby\s*$/i, qualifier: 'increase', example: 'to increase the not to exceed amount by $2,918,942' },
+  { pattern: /\b(?:decreas|reduc)\w*\b[^$;]{0,60}\bby\s*$/i, qualifier: 'decrease', example: 'reducing the contract amount by $150,000' },
+  { pattern: /\b(?:not[- ]to[- ]exceed|up to|no more than)\s*(?:approximately\s+|an additional\s+)?$/i, qualifier: 'not-to-exceed', example: 'an aggregate total settlement amount not to exceed $7,000,000' },
+  { pattern: /\bmaximum\b[^$;,]{0,40}?\b(?:of|to)\s*$/i, qualifier: 'not-to-exceed', example: 'increasing the maximum amount of the agreements to $41,500,000' },
+  { pattern: /\b(?:re-?)?appropriat\w*(?:\s+(?:of|approximately|an additional|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'appropriation', example: 'appropriation of (1) $260,878,172' },
+  { pattern: /\b(?:an additional amount|(?:an|a corresponding) increase) of\s*$/i, qualifier: 'increase', example: 'to extend the contract for three years and twenty days to commence November 30, 2020, for a total term of December 19, 2014, through December 19, 2023, for an additional amount of $19,500,000' },
+  { pattern: /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving|revenues? of)\s*$/i, qualifier: 'revenue', example: 'Settlement of Lawsuit - MJM Management Group - City to Receive $400,000' },
+  { pattern: /\baccept(?:ing)?,? and expend\b[^$;]{0,160}?$/i, qualifier: 'revenue', example: 'to accept and expend a grant in the amount of $3,639,888' },
 ];
 
-function amounts(text: string): Amount[] {
-  const out: Amount[] = [];
-  const seen = new Set<string>();
+/** A sum that follows another in a list (`$X to A, $Y to B, and $Z to C`) keeps the list's qualifier. */
+const LIST_GAP = /^[^$;]{0,200}?(?:,\s*(?:and\s+)?|\s+and\s+|:\s*)(?:\(\d+\)\s*)?$/;
+
+// A heading (`Type - … - $X - …`) whose type says what its bare sums are.
+const APPROPRIATION_HEADING = /^(?:Re-?)?Appropriations?$/i;
+const MOVE_HEADING = /^De-?Appropriations? and (?:Re-?)?Appropriations?$/i;
+
+interface Sum { raw: string; value: number; qualifiers: AmountQualifier[] }
+
+function sums(text: string, heading: boolean): Sum[] {
+  const out: Sum[] = [];
+  const matches = [...text.matchAll(AMOUNT)];
+  const type = heading ? text.split(/\s+-\s+/)[0] : '';
   let last = 0;
-  for (const m of text.matchAll(AMOUNT)) {
-    const before = text.slice(Math.max(last, m.index - 120), m.index).split(/[;[\]]/).pop() ?? '';
-    last = m.index + m[0].length;
+  let previous: Sum | null = null;
+  for (const m of matches) {
+    const gap = text.slice(last, m.index);
+    const clause = gap.split(/[;[\]]/).pop()!;
+    const before = heading ? clause.split(/\s+-\s+/).pop()! : clause.slice(-200);
     const base = Number(m[1].replace(/,/g, '') + (m[2] ?? ''));
     const scale = m[3] ? (m[3].toLowerCase() === 'million' ? 1e6 : 1e9) : 1;
-    const value = Math.round(base * scale);
-    const qualifier = QUALIFIERS.find(([re]) => re.test(before))?.[1] ?? 'stated';
-    const k = `${value}|${qualifier}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push({ raw: m[0], value, currency: 'USD', qualifier });
+    const rule = QUALIFIER_RULES.find((r) => r.pattern.test(before));
+    let qualifiers: AmountQualifier[] = [rule?.qualifier ?? 'stated'];
+    // A list goes on past a comma or `and`, and past a semicolon that the next sum opens (`…; $25,000 to …`).
+    const listed = (clause === gap && LIST_GAP.test(gap)) || (clause !== gap && /^\s*(?:and\s+)?$/.test(clause));
+    if (!rule && previous && listed && !(heading && /\s-\s/.test(gap))) qualifiers = previous.qualifiers;
+    else if (!rule && heading && before.trim() === '') {
+      if (APPROPRIATION_HEADING.test(type)) qualifiers = ['appropriation'];
+      // One total moved from one place to others: de-appropriated and appropriated.
+      else if (MOVE_HEADING.test(type) && matches.length === 1) qualifiers = ['decrease', 'appropriation'];
+    }
+    previous = { raw: m[0], value: Math.round(base * scale), qualifiers };
+    out.push(previous);
+    last = m.index + m[0].length;
   }
   return out;
+}
+
+/** One amount per sum and role: a sum stated without a role elsewhere (`$X` in the heading, `for $X`) is the same amount. */
+function amounts(title: string, longTitle: string): Amount[] {
+  const all = [...sums(title, true), ...sums(longTitle, false)].flatMap((s) => s.qualifiers.map((qualifier) => ({ raw: s.raw, value: s.value, currency: 'USD' as const, qualifier })));
+  const roles = new Set(all.filter((a) => a.qualifier !== 'stated').map((a) => a.value));
+  const seen = new Set<string>();
+  return all.filter((a) => {
+    const k = `${a.value}|${a.qualifier}`;
+    if (seen.has(k) || (a.qualifier === 'stated' && roles.has(a.value))) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 // ---- housing units ----------------------------------------------------------------------------------------------
@@ -66,57 +104,207 @@ function units(text: string): UnitMention[] {
 // ---- addresses --------------------------------------------------------------------------------------------------
 
 const SUFFIX = 'Street|Avenue|Boulevard|Drive|Road|Way|Place|Lane|Court|Terrace|Alley|Plaza|Circle|Highway|Parkway|Square';
+// A number (`250`, a range `162-164`, `12A`), then the street; the City prints numbered streets as `3175-24th Street`.
 const ADDRESS = new RegExp(
-  String.raw`\b(\d{1,5}(?:-\d{1,5})?[A-Z]?)\s+((?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX}))\b(?!,?\s+(?:Inc|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
+  String.raw`\b\d{1,5}(?:-\d{1,5})?[A-Z]?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s))(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX})\b(?!,?\s+(?:Inc|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
   'g',
 );
+
+const ADDRESS_ONLY = new RegExp(`^${ADDRESS.source}$`);
 
 function addresses(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(ADDRESS)) {
     const before = text.slice(Math.max(0, m.index - 12), m.index);
     if (/\b(No\.|Nos\.|Section|Block|Lot|File|Page)\s*$/i.test(before)) continue;
-    out.add(`${m[1]} ${m[2]}`);
+    out.add(m[0].replace(/\s+/g, ' '));
   }
   return [...out];
 }
 
 // ---- parties ----------------------------------------------------------------------------------------------------
+// From three places: the heading of an agreement, lease, memorandum or settlement (`Type - Party - …`); the long
+// title's triggers (`between the City … and X`, `with X`, `filed by X`, `against X` when the City sued, a grant's
+// grantor or grantee, a seller); and lists of them (`A, B, and C`, `A; B`, `A and B`), split where a name ends.
 
-const CONNECT = String.raw`(?:and|of|de|la|the|&)`;
-const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&-]*)`;
-const SUFFIXES = String.raw`(?:,?\s+(?:Inc\.|LLC|L\.P\.|LP|LLP|Ltd\.|Corp\.|N\.A\.))`;
-const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${WORD}|${CONNECT}(?=\s+[\p{Lu}\d])))*${SUFFIXES}?)`;
-const PARTY_TRIGGERS = [
-  new RegExp(String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant)s?\b[^;.]{0,120}?\bwith\s+${NAME}`, 'gu'),
-  new RegExp(String.raw`\bfiled by\s+${NAME}`, 'gu'),
-  new RegExp(String.raw`\bagainst\s+${NAME}\s+for\b`, 'gu'),
-  new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'gu'),
+const CONNECT = String.raw`(?:and|of(?:\s+the)?|on\s+the|de|la|the|for|&)`;
+const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/-]*|@)`;
+/** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
+const CONTINUATION = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
+const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${CONNECT}\s+)?${WORD})*(?:,?\s+${CONTINUATION}(?![\p{L}\d]))*)`;
+const CITY_SIDE = String.raw`(?:City and County of San Francisco|City(?! and County)|Port|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,[^,;]{0,120},)?`;
+/** The end of a clause that names parties: `for`, `to`, `under` … a purpose or term follows. */
+const CLAUSE_END = String.raw`(?=;|$|\s+(?:for|to|under|in|as|at|on|with|by|pursuant)\s+(?!\p{Lu}))`;
+/** A list of names ends at `against`, `for $…`, or a semicolon that a lower-case clause follows (`; the lawsuit …`). */
+const LIST_END = String.raw`(?=\s+(?:against|for|by|in|v\.)\s|;\s+(?![\p{Lu}\d]|and\s)|;?$)`;
+
+/**
+ * The party rule table: triggers in the long title, group 1 being one name or (`list`) a list of names. Each row has an
+ * example and the parties it gives (test/enrich.test.ts runs every one).
+ */
+export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; parties: string[] }[] = [
+  {
+    pattern: new RegExp(String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant|[Mm]emorandum of [Uu]nderstanding)s?\b(?:[^;.]|(?<=\bNo)\.){0,120}?(?<!\btogether )\bwith\s+${NAME}`, 'gu'),
+    list: false, example: 'to amend the booking agreement with the Sayana Corporation, operator of the Adante Hotel', parties: ['Sayana Corporation'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bbetween (?:the )?${CITY_SIDE}\s+and\s+([^;]{1,600}?)${CLAUSE_END}`, 'gu'),
+    list: true, example: 'a Development Agreement between the City and County of San Francisco and California Barrel Company, LLC, a Delaware limited liability company, for the Potrero Power Station project', parties: ['California Barrel Company, LLC'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bbetween\s+(?!the City\b)${NAME}(?:,?\s+dba\s+[^,;]{1,60})?,?\s+and\s+the (?:City|Port)\b`, 'gu'),
+    list: false, example: 'Lease No. L-16159 between IDEO, LP, and the Port', parties: ['IDEO, LP'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bfiled by\s+(?!the City\b)([^]{1,2000}?)${LIST_END}`, 'gu'),
+    list: true, example: 'settlement of the lawsuit filed by Tatiana Umnov and Anatoly Umnov against the City and County of San Francisco for $450,000', parties: ['Tatiana Umnov', 'Anatoly Umnov'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bfiled by the City and County of San Francisco\b[^;]{0,120}?\bagainst\s+([^]{1,2000}?)${LIST_END}`, 'gu'),
+    list: true, example: 'the lawsuit filed by the City and County of San Francisco and the People of the State of California against Walgreen Co. for $229,610,002', parties: ['Walgreen Co.'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bpayment of \$[\d,.]+ by\s+${NAME}`, 'gu'),
+    list: false, example: 'for payment of $913,970 by U.S. Pipe & Foundry Company to the City', parties: ['U.S. Pipe & Foundry Company'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'gu'),
+    list: false, example: 'a loan to Mercy Housing California, L.P. in an amount not to exceed $5,000,000', parties: ['Mercy Housing California, L.P.'],
+  },
+  {
+    pattern: new RegExp(String.raw`\baccept(?:ing)?,? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`, 'gu'),
+    list: false, example: 'to accept and expend a grant in the amount of $2,050,000 from the State of California, Board of State and Community Corrections, to fund', parties: ['Board of State and Community Corrections'],
+  },
+  {
+    pattern: new RegExp(String.raw`\baccept(?:ing)? and expend (?:a|an|the)\s+${NAME}\s+grant\b`, 'gu'),
+    list: false, example: 'to accept and expend a Federal Emergency Management Agency grant administered through the California Governor', parties: ['Federal Emergency Management Agency'],
+  },
+  {
+    pattern: new RegExp(String.raw`\bgrants?\s+to\s+${NAME}`, 'gu'),
+    list: false, example: 'to award a one-time grant to Planned Parenthood Northern California (“Planned Parenthood NC”)', parties: ['Planned Parenthood Northern California'],
+  },
+  {
+    pattern: new RegExp(String.raw`\b(?:procure|purchase|acquire|buy)\b[^;]{0,120}?\bfrom\s+${NAME}`, 'gu'),
+    list: false, example: 'to procure up to 14 used compressed natural gas transit buses from the City of Phoenix, which owns', parties: ['City of Phoenix'],
+  },
 ];
-const NOT_A_PARTY = /^(City (?:and County )?of San Francisco|San Francisco|General Plan|General Manager)$|['’]s$/i;
+/** Heading types whose second part names the other party. */
+const PARTY_HEADING = /^(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|Settlement of (?:Lawsuits?|Unlitigated Claims?))(?: Amendments?)?$/u;
+/** The City itself, its departments and commissions, a possessive (`City’s`), a program or project: not parties. */
+const NOT_A_PARTY = /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds)$/i;
+/** A grantor's name followed by `grant program` names the program, not the grantor. */
+const PROGRAM_AFTER = /^\s*(?:\([^)]*\)\s*)?(?:grant\s+)?program\b/i;
+/** A class of parties, not one: `Investor Owned Utilities`, `Related Entities`. */
+const GENERIC = /\b(?:Utilities|Entities|Affiliates|Contractors|Organizations|Agencies|Providers|Plaintiffs|Defendants|Parties|Purchasers|Owners|Others)$/;
+/** Words of an organisation's name: `Pacific Gas and Electric Company` is one party, `Tatiana Umnov and Anatoly Umnov` two. */
+const ORGANISATION = /\b(?:Company|Corporation|Association|Union|Industry|Engineers|Services|Group|Trust|Bank|Foundation|Partners|Enterprises|Authority|Agency|Department|Commission|Council|Electric|Insurance|Holdings|Properties|Construction|Management|Systems|Society|Institute|Center|Fund|Committee|Coalition|Board)\b/;
+const ENDS_ORGANISATION = new RegExp(`${ORGANISATION.source}$`);
+const SEPARATOR = /\s*;\s*(?:and\s+)?|,\s+(?:and\s+)?|\s+(?:and|AND)\s+(?:by\s+)?|\//g;
+const IS_CONTINUATION = new RegExp(String.raw`^${CONTINUATION}$`);
+const ENDS_CONTINUATION = new RegExp(String.raw`${CONTINUATION}$`);
+/** A full stop that belongs to the name: a legal form's, an initial's, `Jr.`, `Co.`. */
+const NAME_STOP = new RegExp(String.raw`(?:\s|,)${CONTINUATION}$|\b[A-Z]\.$|\b(?:Jr|Sr|Co)\.$`);
+const NAME_WORD = new RegExp(String.raw`^(?:${WORD}|${CONNECT}|y),?$`, 'u');
 
-function parties(text: string): string[] {
-  const out = new Set<string>();
-  for (const re of PARTY_TRIGGERS) {
-    for (const m of text.matchAll(re)) {
-      const name = m[1].replace(/[,.]$/, (c) => (/(Inc|Ltd|Corp|L\.P|N\.A)\.$/.test(m[1]) ? c : '')).trim();
-      // A lone word (`Clerk`, `City`) is too often an office, not a party; legal suffixes make it a name (`JobAps, Inc.`).
-      if (NOT_A_PARTY.test(name) || /^\d/.test(name) || (!/\s/.test(name) && !/,/.test(name))) continue;
-      out.add(name);
-    }
+/**
+ * A list of parties → its names, each a literal part of the list, up to the first description. A separator inside a name stays: before
+ * a legal form (`, Inc.`), after a lone word (`In and Out`, `F/V`), and an `and` inside an organisation's name.
+ */
+function splitNames(list: string): string[] {
+  // Parentheticals (`f/k/a …`, one cut off by the list's end) end a name.
+  const text = list.replace(/:\s[\s\S]*$/, '').replace(/[\s,;:]+$/, '').replace(/\s*\([^()]*(?:\)|$)/g, (m) => '\0'.repeat(m.length));
+  const parts: { from: number; to: number; sep: string }[] = [];
+  let from = 0;
+  let sep = '';
+  for (const m of text.matchAll(SEPARATOR)) {
+    parts.push({ from, to: m.index, sep });
+    from = m.index + m[0].length;
+    sep = m[0];
   }
-  return [...out];
+  parts.push({ from, to: text.length, sep });
+  const piece = (p: { from: number; to: number }) => text.slice(p.from, p.to).replace(/\0+/g, '').trim();
+  const lone = (s: string) => !/\s/.test(s);
+  const joined: typeof parts = [];
+  for (const p of parts) {
+    const prev = joined[joined.length - 1];
+    const [left, right] = [prev ? piece(prev) : '', piece(p)];
+    const and = /^\s+and\s/i.test(p.sep);
+    const keep = prev && (IS_CONTINUATION.test(right) || /^(?:dba|d\/b\/a)\s/i.test(right) || (lone(left) && !IS_CONTINUATION.test(left)) || (lone(right) && /^[A-Z]{2,}/.test(right))
+      || (and && !ENDS_CONTINUATION.test(left) && (ORGANISATION.test(left) || ORGANISATION.test(right)) && !(ENDS_ORGANISATION.test(left) && (ENDS_ORGANISATION.test(right) || ENDS_CONTINUATION.test(right)))));
+    if (keep) prev.to = p.to;
+    else joined.push({ ...p });
+  }
+  const names = joined.map((p) => text.slice(p.from, p.to).replace(/\0[\s\S]*$/, '').trim());
+  // The names come first; a description (`a Delaware limited liability company, for …`) ends the list.
+  const end = names.findIndex((n) => !/^(?:(?:the|by)\s+)?[\p{Lu}\d]/u.test(n));
+  return end < 0 ? names : names.slice(0, end);
 }
 
-export function extractEntities(text: string): { extracted: Extracted; unitMentions: UnitMention[] } {
-  const t = squash(text);
-  const unitMentions = units(t);
+/** A candidate cleaned to the name as printed (no `the`, `Plaintiffs`, `et al.`, trailing comma), or null if it is not a name. */
+function cleanName(raw: string): string | null {
+  const name = raw
+    .replace(/(\p{Ll}{3,})\.\s[\s\S]*$/u, '$1') // a sentence ended inside the match (`United States Navy. Copy …`)
+    .replace(/,?\s+(?:dba|d\/b\/a|doing business as)\s[\s\S]*$/i, '') // an alias is not another party
+    .replace(/,?\s+et\.? al\.?,?$/i, '')
+    .replace(/^(?:the|by|Plaintiffs?|Mr\.|Ms\.|Mrs\.|Dr\.)\s+/i, '')
+    .replace(/,?\s+Unit \d+$/, '')
+    .replace(/[,;:]$/, '')
+    .replace(/\.$/, (c) => (NAME_STOP.test(raw.replace(/[,;:]$/, '')) ? c : ''))
+    .trim();
+  const words = name.split(/\s+/);
+  if (!/^[\p{Lu}\d]/u.test(name) || words.length > 12 || words.some((w) => !NAME_WORD.test(w))) return null;
+  // A lone word (`Clerk`, `Trustee`, `Caltrans`) is too often an office, not a party; legal forms make it a name (`JobAps, Inc.`).
+  if (NOT_A_PARTY.test(name) || /^\d+$/.test(name) || (!/\s/.test(name) && !/,/.test(name))) return null;
+  if (GENERIC.test(name) || ADDRESS_ONLY.test(name)) return null;
+  return name;
+}
+
+/** The comparison key of a party name: case, punctuation, a leading `the`, `et al.` and legal forms aside. */
+export function partyKey(name: string): string {
+  return name.toLowerCase().replace(/[’']/g, '').replace(/[^\p{L}\p{N}&/ -]+/gu, ' ').replace(/\s+/g, ' ').trim()
+    .replace(/^the /, '').replace(/ et al$/, '').replace(/(?:\s+(?:inc|llc|l p|lp|llp|ltd|corp|corporation|co|n a|na|plc))+$/, '').trim();
+}
+
+function parties(title: string, longTitle: string): string[] {
+  const segments = title.split(/\s+-\s+/);
+  // The heading's party, when the long title prints it too (a heading's second part may name a project instead).
+  const named = segments[segments[1] === 'Retroactive' ? 2 : 1] ?? '';
+  const printed = (name: string) => longTitle === '' || partyKey(longTitle).includes(partyKey(name));
+  const lawsuit = /^Settlement/.test(segments[0]);
+  const fromHeading = (PARTY_HEADING.test(segments[0]) ? (lawsuit ? splitNames(named) : [named.replace(/\s*\(.*$/, '')]) : []).filter(printed).map(cleanName).filter((n) => n !== null);
+  const headingNames = [...segments.slice(1), ...fromHeading].sort((a, b) => b.length - a.length);
+  const found: string[] = [...fromHeading];
+  for (const rule of PARTY_RULES) {
+    for (const m of longTitle.matchAll(rule.pattern)) {
+      if (PROGRAM_AFTER.test(longTitle.slice(m.index + m[0].length))) continue;
+      for (let raw of (rule.list ? splitNames(m[1]) : [m[1]]).map((n) => n.replace(/^the\s+/, ''))) {
+        // The heading's short form bounds a longer printed one: `Board of State and Community Corrections Organized Retail Theft Grant Program`.
+        const bound = headingNames.find((h) => (raw.startsWith(h + ' ') || raw.startsWith(h + ',')) && cleanName(h));
+        if (bound) raw = bound;
+        // The heading's party printed with its parent first (`United States Department of Energy Western Area Power
+        // Administration`), or a part of the heading's party (`Committee of Interns and Residents`), is that party.
+        const within = (h: string) => raw.endsWith(' ' + h) || (partyKey(h) !== partyKey(raw) && ` ${partyKey(h)} `.includes(` ${partyKey(raw)} `));
+        if (!fromHeading.some(within)) found.push(raw);
+      }
+    }
+  }
+  const out = new Map<string, string>();
+  for (const raw of found) {
+    const name = cleanName(raw);
+    if (name && !out.has(partyKey(name))) out.set(partyKey(name), name);
+  }
+  return [...out.values()];
+}
+
+export function extractEntities(title: string, longTitle: string): { extracted: Extracted; unitMentions: UnitMention[] } {
+  const [h, t] = [squash(title), squash(longTitle)];
+  const unitMentions = units(squash(`${h} ${t}`));
   return {
     extracted: {
-      amounts: amounts(t),
+      amounts: amounts(h, t),
       housingUnits: [...new Set(unitMentions.map((u) => u.units))],
-      addresses: addresses(t),
-      parties: parties(t),
+      addresses: [...new Set([...addresses(h), ...addresses(t)])],
+      parties: parties(h, t),
     },
     unitMentions,
   };

@@ -35,7 +35,7 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     const f = parseItemFields(seg.lines);
     const n = (seen.get(seg.fileNumber) ?? 0) + 1;
     seen.set(seg.fileNumber, n);
-    const { extracted, unitMentions } = extractEntities(`${f.title}\n${f.longTitle}`);
+    const { extracted, unitMentions } = extractEntities(f.title, f.longTitle);
     const item: ItemRecord = {
       id: itemId(doc.id, seg.fileNumber, n),
       documentId: doc.id, meetingDate: doc.meetingDate, year, kind: doc.kind,
@@ -115,7 +115,7 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     }
   }
 
-  const comments = doc.kind === 'minutes' ? parseComments(doc, year, segments, itemAt) : [];
+  const comments = doc.kind === 'minutes' ? parseComments(doc, year, segments, itemAt, problems) : [];
   return { items, rollCalls, positions, comments, problems };
 }
 
@@ -167,13 +167,16 @@ function nearestItem(items: ItemRecord[], itemAt: Map<number, ItemRecord>, segme
   return best ?? items.find((i) => i.fileNumber === fileNumber) ?? null;
 }
 
-function parseComments(doc: DocumentInfo, year: number, segments: Segment[], itemAt: Map<number, ItemRecord>): CommentRecord[] {
+/** Speakers in order; a paragraph of the general public comment that names no speaker is an `unparsed-speaker` problem. */
+function parseComments(doc: DocumentInfo, year: number, segments: Segment[], itemAt: Map<number, ItemRecord>, problems: Problem[]): CommentRecord[] {
   const out: CommentRecord[] = [];
   for (const seg of segments) {
     const general = seg.kind === 'loose' && /PUBLIC COMMENT/.test(seg.section ?? '');
     if (seg.kind === 'loose' && !general) continue;
     const fileNumber = seg.kind === 'item' ? itemAt.get(seg.index)!.fileNumber : null;
-    for (const s of findSpeakers(seg.lines)) {
+    const { speakers, unparsed } = findSpeakers(seg.lines, general);
+    for (const u of unparsed) problems.push({ documentId: doc.id, page: u.page, kind: 'unparsed-speaker', detail: `public comment not read as 'Name; summary', no comment recorded: ${u.text.slice(0, 200)}` });
+    for (const s of speakers) {
       const sequence = out.length + 1;
       out.push({
         id: commentId(doc.id, sequence), documentId: doc.id, meetingDate: doc.meetingDate, year,
