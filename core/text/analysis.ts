@@ -3,10 +3,14 @@
 // except that digits are kept: people search for file numbers, street numbers and years, and that stopwords are
 // indexed too, for phrases only: every word has a position, a stopword is a term of its own (the word in capitals)
 // that scores nothing, so `"not adopted"` needs "not" right before "adopted" while an unquoted query drops stopwords.
+// Numbers joined by hyphens (`178-16`, `M16-152`) are one word; other hyphenated compounds (`short-term`) are their parts
+// in the index, and a query matches them as a unit before their parts (weighted phrases, see parseQuery), with the
+// municipal thesaurus (core/text/thesaurus.ts) adding what people call the same thing at a lower weight.
 import snowball from 'snowball-stemmers';
+import { THESAURUS } from './thesaurus.ts';
 
 export const ANALYSIS = {
-  version: 'analysis-v4',
+  version: 'analysis-v5',
   stemmer: 'snowball-porter',
   stopwords: 'snowball-english',
   /** Stopwords are indexed as their words in capitals, with positions, for phrases only: idf 0, not in doclen. */
@@ -14,7 +18,17 @@ export const ANALYSIS = {
   lowercase: true,
   stripAccents: true,
   keepDigits: true,
+  /** `178-16`, `M16-152`, `067-24` (as `67-24`): one word; leading zeros of the first group dropped. */
+  hyphenatedNumbers: 'one word',
   bm25: { k1: 1.2, b: 0.75, idf: 'log10(((N - df + 0.5) / (df + 0.5)) + 1)' },
+} as const;
+
+/** A query's weights (parseQuery): a hyphenated compound's parts apart, a thesaurus expansion. */
+export const WEIGHTS = {
+  /** Each part of an unquoted compound (`short-term`) where the parts are not printed together: below the unit. */
+  compoundPart: 0.25,
+  /** A thesaurus expansion (`Airbnb` for `short-term rental`), printed as its words in order. */
+  expansion: 0.5,
 } as const;
 
 // The Snowball English stopword list.
@@ -39,7 +53,7 @@ const stemCache = new Map<string, string>();
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^\d+$/.test(word) ? word : stemmer.stem(word) || word;
+    s = NUMBER_WORD.test(word) ? word : stemmer.stem(word) || word;
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(word, s);
   }
@@ -56,9 +70,18 @@ export function normalize(text: string): string {
     .replace(/(\p{L})['’](\p{L})/gu, '$1$2');
 }
 
+/** Digits, or a hyphenated number (`178-16`, `m16-152`): kept as written, never stemmed. */
+const NUMBER_WORD = /^\p{L}?\p{N}+(?:-\p{N}+)*$/u;
+
+/** A word: a hyphenated number (an enactment, resolution or motion number) whole, else a run of letters and digits. */
+const WORD = /\p{L}?\p{N}+(?:-\p{N}+)+|[\p{L}\p{N}]+/gu;
+
+/** `067-24` → `67-24` (Legistar pads enactment numbers, the agendas do not); other words unchanged. */
+const canonicalWord = (w: string): string => (w.includes('-') ? w.replace(/^(\p{L}?)0+(?=\p{N})/u, '$1') : w);
+
 /** Raw words in order, before stopword removal and stemming. */
 export function words(text: string): string[] {
-  return normalize(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  return (normalize(text).match(WORD) ?? []).map(canonicalWord);
 }
 
 /**
@@ -112,7 +135,26 @@ export interface ParsedQuery {
    * of two or more words, and a lone quoted stopword (a lone content word is one of `terms` already).
    */
   phrases: string[][];
+  /**
+   * Weighted phrases that rank without constraining: each unquoted hyphenated compound (its parts at `compoundPart`
+   * where they are not printed together) and each thesaurus expansion of the query's words (at `expansion`, only
+   * where printed in order). Their terms are index terms in order (stopwords included, for positions).
+   */
+  weighted: WeightedPhrase[];
 }
+
+export interface WeightedPhrase {
+  terms: string[];
+  /** The weight of its terms' scores where the phrase is printed. */
+  weight: number;
+  /** The weight where its terms are printed but not together (0: not at all). */
+  partWeight: number;
+  /** A thesaurus expansion (not the user's own words). */
+  expansion: boolean;
+}
+
+/** An unquoted hyphenated compound of words with letters (`short-term`, `in-law`, `covid-19`). */
+const COMPOUND = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 /**
  * Splits a user query into scored terms and quoted phrases; an unbalanced quote reads as plain text. Stopwords never
@@ -126,7 +168,39 @@ export function parseQuery(q: string): ParsedQuery {
     if (t.length > 1 || (t.length === 1 && isStopTerm(t[0]))) phrases.push(t);
   }
   const all = terms(q.replace(/"/g, ' '));
-  return { terms: [...new Set(all)], phrases };
+  const unquoted = normalize(q.replace(quoted, ' '));
+  const weighted: WeightedPhrase[] = [];
+  for (const [compound] of unquoted.matchAll(COMPOUND)) {
+    const t = indexTerms(compound);
+    if (t.length > 1) weighted.push({ terms: t, weight: 1, partWeight: WEIGHTS.compoundPart, expansion: false });
+  }
+  weighted.push(...expansions(indexTerms(q.replace(/"/g, ' '))));
+  return { terms: [...new Set(all)], phrases, weighted };
+}
+
+/** Each thesaurus group: every name as its index terms. */
+const GROUPS: string[][][] = THESAURUS.map((names) => names.map(indexTerms));
+
+const contains = (hay: string[], needle: string[]): boolean =>
+  hay.some((_, i) => needle.every((t, j) => hay[i + j] === t));
+
+/**
+ * The thesaurus names of the groups the query names (one of its names printed in the query's words, in order), other
+ * than those it names itself, as weighted phrases (`expansion`).
+ */
+export function expansions(queryTerms: string[]): WeightedPhrase[] {
+  const out: WeightedPhrase[] = [];
+  const seen = new Set<string>();
+  for (const group of GROUPS) {
+    if (!group.some((name) => contains(queryTerms, name))) continue;
+    for (const name of group) {
+      const key = name.join(' ');
+      if (contains(queryTerms, name) || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ terms: name, weight: WEIGHTS.expansion, partWeight: 0, expansion: true });
+    }
+  }
+  return out;
 }
 
 /** A phrase as people read it: its terms, stopwords in lower case (`"not adopt"`). */

@@ -5,6 +5,7 @@ import { coverageOf } from './coverage.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
+import { numberedPages } from './numbers.ts';
 import { snippet } from './snippet.ts';
 import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
@@ -39,14 +40,26 @@ export interface PageHit {
   score: number;
 }
 
-/** BM25 top-k over pages, with the total number of matching pages. */
+/**
+ * BM25 top-k over pages, with the total number of matching pages. A query naming a file (its file or enactment number,
+ * src/queries/numbers.ts) ranks the pages where that file's item is printed first: its meetings by their best page's
+ * score, each meeting's pages together by score; then every other match (a letter citing the file) by score.
+ */
 export async function rankPages(release: Release, p: { q: string; kind?: string; date?: string; limit: number } & YearRange) {
   const q = new Params();
   const m = await bm25(release, q, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
+  const numbered = (await numberedPages(release, p.q, m.query))
+    .filter((n) => n.year >= p.from && n.year <= p.to && (!p.kind || n.kind === p.kind) && (!p.date || n.meetingDate === p.date));
   const where = p.date ? `WHERE starts_with(doc_id, ${q.add(meetingIdPrefix(p.date))})` : '';
+  const values = numbered.map((n) => `(${q.add(n.id)}, ${n.file}, ${q.add(n.meetingDate)})`).join(', ');
+  const matches = numbered.length
+    ? `SELECT doc_id, coalesce(m.score, 0) AS score, n.file, n.meeting, max(coalesce(m.score, 0)) OVER (PARTITION BY n.file, n.meeting) AS best
+       FROM (${m.sql}) m FULL JOIN (VALUES ${values}) n(doc_id, file, meeting) USING (doc_id)`
+    : `SELECT doc_id, score, NULL AS file, NULL AS meeting, NULL AS best FROM (${m.sql})`;
   const rows = await release.pool.rows(
-    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(p.limit)}`, q);
+    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${matches}) ${where}
+     ORDER BY file NULLS LAST, best DESC, meeting, score DESC, doc_id LIMIT ${q.add(p.limit)}`, q);
   return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
 }
 

@@ -1,0 +1,76 @@
+// Numbers in a query resolved to the legislative files they name: a file number (`170240`) names its file, an
+// enactment, resolution or motion number (`178-16`, `M16-152`) the file the lake records it for (printed in the minutes,
+// or from Legistar). Page search ranks the pages where those files' items are printed first (numberedPages).
+// File numbers are read from the query as typed, enactment numbers from its analysed terms.
+import { pageId } from '../../core/lake/ids.ts';
+import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
+import type { Release } from '../lake/release.ts';
+import { Params } from './sql.ts';
+
+/** An enactment number as analysed (core/text/analysis.ts): `178-16` (number-year), `m16-152` (motion: year-number). */
+const ENACTMENT = /^\p{L}?\d{1,4}-\d{2,4}$/u;
+
+/** The release's enactment numbers (as index terms) → their file numbers. */
+function enactmentsOf(release: Release): Promise<Map<string, string[]>> {
+  return release.memo('enactment-numbers', async () => {
+    const rows = await release.pool.rows(`
+      SELECT file_number, list_concat(enactment_numbers, CASE WHEN legistar.enactment_number IS NULL THEN [] ELSE [legistar.enactment_number] END) AS numbers
+      FROM legislative_files WHERE len(enactment_numbers) > 0 OR legistar.enactment_number IS NOT NULL`);
+    const files = new Map<string, string[]>();
+    for (const r of rows) {
+      for (const printed of r.numbers as string[]) {
+        for (const term of terms(printed).filter((t) => ENACTMENT.test(t))) {
+          const list = files.get(term) ?? files.set(term, []).get(term)!;
+          if (!list.includes(String(r.file_number))) list.push(String(r.file_number));
+        }
+      }
+    }
+    return files;
+  });
+}
+
+interface NamedFile { file: string; meetings: Record<string, unknown>[] }
+
+/**
+ * A Board file number (two digits of the year, four of the file: `YYNNNN`) as typed: six digits on their own, not an
+ * amount (`$102480`; `$102,480` has no six-digit run, though analysis joins it) nor part of a longer number.
+ */
+const TYPED_FILE_NUMBER = /(?<![\d$]|\d[.,])\d{6}(?!\d|[.,]\d)/g;
+
+/** The files a query names, in the order it names them: file numbers and enactment numbers the lake knows. */
+async function named(release: Release, text: string, query: ParsedQuery): Promise<NamedFile[]> {
+  const candidates = [...text.matchAll(TYPED_FILE_NUMBER)].map((m) => m[0]);
+  const enactments = query.terms.some((t) => ENACTMENT.test(t)) ? await enactmentsOf(release) : new Map<string, string[]>();
+  for (const t of query.terms) candidates.push(...(enactments.get(t) ?? []));
+  const files = [...new Set(candidates)];
+  if (files.length === 0) return [];
+  const q = new Params();
+  const rows = await release.pool.rows(`SELECT file_number, meetings FROM legislative_files WHERE file_number IN (${q.list(files)})`, q);
+  const byFile = new Map(rows.map((r) => [String(r.file_number), r.meetings as Record<string, unknown>[]]));
+  return files.filter((f) => byFile.has(f)).map((file) => ({ file, meetings: byFile.get(file)! }));
+}
+
+/** The file numbers a query names (file or enactment numbers the lake knows), in the order it names them. */
+export async function namedFiles(release: Release, text: string): Promise<string[]> {
+  return (await named(release, text, parseQuery(text))).map((f) => f.file);
+}
+
+export interface NumberedPage { id: string; year: number; kind: string; meetingDate: string; /** The named file's place in the query. */ file: number }
+
+/**
+ * The pages where the files a query names are printed as items: file by file in the query's order, each item from its
+ * first page to its last (rankPages orders a file's pages meeting by meeting).
+ */
+export async function numberedPages(release: Release, text: string, query: ParsedQuery): Promise<NumberedPage[]> {
+  const out = new Map<string, NumberedPage>();
+  (await named(release, text, query)).forEach(({ meetings }, file) => {
+    for (const m of meetings) {
+      const meetingDate = String(m.meeting_date);
+      for (let page = Number(m.start_page); page <= Number(m.end_page); page++) {
+        const id = pageId(String(m.document_id), page);
+        if (!out.has(id)) out.set(id, { id, year: Number(meetingDate.slice(0, 4)), kind: String(m.kind), meetingDate, file });
+      }
+    }
+  });
+  return [...out.values()];
+}
