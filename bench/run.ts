@@ -23,11 +23,9 @@ import { buildFts, ftsSearch, type Fts } from './fts5.ts';
 import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
-import { formatJudged, judgedLake, judgedMetrics, type JudgedResult } from './judged.ts';
+import { formatJudged, runJudged, type JudgedResult } from './judged.ts';
 import { buildInputKey } from '../pipelines/input-key.ts';
-import { start } from '../src/server.ts';
 import { interpret } from '../src/queries/interpret.ts';
-import { testConfig } from '../test/fixture.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -553,6 +551,7 @@ export function table(r: BenchResults): string {
     line('---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:');
     for (const s of r.scales) line(String(s.scale), String(s.corpus.pages), f(s.pipeline.buildMs / 1000), f(s.pipeline.pagesPerSec), String(s.pipeline.buildPeakRssMb), String(s.server.peakRssMb), f(s.search['common multi-term']?.c1.p50), String(s.load?.rps ?? '—'));
   }
+  if (r.judged) out.push(`\n## judged relevance (real corpus)\n\n${formatJudged(r.judged)}`);
   return out.join('\n');
 }
 
@@ -576,15 +575,8 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   }
   if (!o.smoke) {
-    // Retrieval quality on the real corpus: the judged set, lexical against hybrid, through a real server.
-    const { lake } = await judgedLake();
-    const running = await start(testConfig({ lakeDir: lake, contractChecks: false }));
-    try {
-      results.judged = await judgedMetrics(running.url);
-      o.log(formatJudged(results.judged));
-    } finally {
-      await running.close();
-    }
+    // Retrieval quality on the real corpus: the judged set per kind, lexical and hybrid through a real server, and FTS5.
+    results.judged = await runJudged();
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   }
   return results;
