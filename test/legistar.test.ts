@@ -17,7 +17,7 @@ const header = (file: string) => readFile(join(CORPUS, 'legistar', file), 'utf8'
 await mkdir(join(corpus, 'legistar'));
 // File 160965 (Better Roof Requirements, printed in these minutes) as an export would list it; the values are the test's.
 await writeFile(join(corpus, 'legistar', 'legislation_2016.csv'), `${await header('legislation_2023.csv')}
-1,160965,Ordinance,9/13/2016,"",11/18/2016,"Building, Green Building Codes - Better Roof Requirements",Passed,"Clerk of the Board",11/18/2016,0999-16,"Ordinance amending the Building Code and the Green Building Code to require solar or living roofs.","Scott Wiener, Malia Cohen","161000",https://sfgov.legistar.com/LegislationDetail.aspx?ID=1
+1,160965,Ordinance,9/13/2016,"",11/18/2016,"Building, Green Building Codes - Better Roof Requirements",Passed,"Clerk of the Board",11/18/2016,099-16,"Ordinance amending the Building Code and the Green Building Code to require solar or living roofs.","Scott Wiener, Malia Cohen","161000",https://sfgov.legistar.com/LegislationDetail.aspx?ID=1
 `);
 await writeFile(join(corpus, 'legistar', 'history_2016.csv'), `${await header('history_2023.csv')}
 1,1,11/18/2016,1,Mayor,APPROVED," ",160965
@@ -34,7 +34,7 @@ t.test('a file printed in the minutes and listed by Legistar: one row, each sour
   t.ok((row.sponsors as string[]).includes('Wiener') && (row.sponsors as string[]).every((s) => !s.includes(' ')), 'sponsors as the minutes print them: surnames');
   const legistar = row.legistar as Record<string, any>;
   t.same([legistar.type, legistar.status, legistar.enactment_number, String(legistar.introduced), String(legistar.final_action)],
-    ['Ordinance', 'Passed', '0999-16', '2016-09-13', '2016-11-18']);
+    ['Ordinance', 'Passed', '099-16', '2016-09-13', '2016-11-18']);
   t.same(legistar.sponsors, ['Scott Wiener', 'Malia Cohen'], 'full names from Legistar');
   t.same(legistar.related_files, ['161000']);
   t.same(legistar.history.map((h: any) => [String(h.date), h.action, h.result]), [
@@ -45,10 +45,10 @@ t.test('a file printed in the minutes and listed by Legistar: one row, each sour
 });
 
 t.test('the enactment number Legistar knows resolves to the page printing the file', async (t) => {
-  t.same(await namedFiles(release, 'Ordinance No. 999-16'), ['160965'], 'padded in the export, plain in the query');
+  t.same(await namedFiles(release, 'Ordinance No. 99-16'), ['160965'], 'padded in the export, plain in the query');
   const running = await start(testConfig({ lakeDir: lake }));
   t.teardown(() => running.close());
-  const body = await getValid(t, `${running.url}/api/search?q=${encodeURIComponent('Ordinance No. 999-16')}`, 'search-response.json');
+  const body = await getValid(t, `${running.url}/api/search?q=${encodeURIComponent('Ordinance No. 99-16')}`, 'search-response.json');
   const [row] = await release.pool.rows(`SELECT meetings[1].start_page AS page FROM legislative_files WHERE file_number = '160965'`);
   t.equal(body.results[0]?.id, `2016-11-01-minutes-p${row.page}`, 'the minutes page of file 160965 first');
 });

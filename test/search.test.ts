@@ -152,12 +152,12 @@ t.test('a phrase of stopwords alone matches, with score 0', async (t) => {
 
 t.test('unquoted queries rank exactly as before stopwords were indexed', async (t) => {
   // Captured from the analysis-v3 release of this fixture: top results and totals. Scores re-captured at analysis-v5,
-  // where a hyphenated number (`554-5184`, `178-16`) became one word and document lengths shrank slightly.
+  // where an enactment number (`178-16`, `M16-152`) became one word and a few document lengths shrank slightly.
   const before: Record<string, [number, [string, number][]]> = {
-    'not adopted': [449, [['2016-12-13-agenda-p29', 0.6051], ['2017-07-25-agenda-p24', 0.6004], ['2017-07-11-agenda-p22', 0.5968], ['2017-01-24-agenda-p22', 0.592], ['2017-09-19-agenda-p15', 0.592], ['2020-09-15-agenda-p30', 0.5918], ['2016-11-15-agenda-p20', 0.5916], ['2017-05-23-agenda-p17', 0.5903]]],
-    'public convenience or necessity': [645, [['2017-05-16-agenda-p15', 3.2977], ['2017-01-31-agenda-p9', 3.1199], ['2017-04-04-agenda-p9', 3.0405], ['2017-05-02-agenda-p8', 3.0032], ['2016-12-13-agenda-p25', 2.9912], ['2017-01-31-agenda-p11', 2.9854], ['2016-11-29-agenda-p12', 2.9819], ['2017-05-09-agenda-p8', 2.962]]],
-    'the budget and appropriation': [334, [['2017-06-06-agenda-p9', 2.7552], ['2017-06-20-agenda-p7', 2.7255], ['2017-07-18-agenda-p5', 2.6816], ['2017-07-25-agenda-p9', 2.6785], ['2017-07-11-agenda-p11', 2.6317], ['2020-09-15-agenda-p11', 2.6277], ['2017-06-13-agenda-p8', 2.5717], ['2017-05-23-agenda-p7', 2.5497]]],
-    'roof housing transit budget': [398, [['2016-11-01-minutes-p4', 3.5834], ['2016-11-01-agenda-p5', 3.3557], ['2020-09-15-agenda-p17', 3.2558], ['2017-03-14-agenda-p5', 3.0678], ['2017-06-20-agenda-p4', 2.9697], ['2017-03-07-agenda-p16', 2.8874], ['2017-06-06-agenda-p15', 2.8766], ['2017-06-13-agenda-p8', 2.8751]]],
+    'not adopted': [449, [['2016-12-13-agenda-p29', 0.6053], ['2017-07-25-agenda-p24', 0.6006], ['2017-07-11-agenda-p22', 0.597], ['2017-01-24-agenda-p22', 0.5922], ['2017-09-19-agenda-p15', 0.5922], ['2020-09-15-agenda-p30', 0.5921], ['2016-11-15-agenda-p20', 0.5919], ['2017-05-23-agenda-p17', 0.5905]]],
+    'public convenience or necessity': [645, [['2017-05-16-agenda-p15', 3.3013], ['2017-01-31-agenda-p9', 3.1237], ['2017-04-04-agenda-p9', 3.0447], ['2017-05-02-agenda-p8', 3.0074], ['2016-12-13-agenda-p25', 2.9955], ['2017-01-31-agenda-p11', 2.989], ['2016-11-29-agenda-p12', 2.9862], ['2017-05-09-agenda-p8', 2.9663]]],
+    'the budget and appropriation': [334, [['2017-06-06-agenda-p9', 2.7566], ['2017-06-20-agenda-p7', 2.7209], ['2017-07-18-agenda-p5', 2.677], ['2017-07-25-agenda-p9', 2.674], ['2017-07-11-agenda-p11', 2.6275], ['2020-09-15-agenda-p11', 2.6242], ['2017-06-13-agenda-p8', 2.5737], ['2017-05-23-agenda-p7', 2.5516]]],
+    'roof housing transit budget': [398, [['2016-11-01-minutes-p4', 3.5868], ['2016-11-01-agenda-p5', 3.3599], ['2020-09-15-agenda-p17', 3.229], ['2017-03-14-agenda-p5', 3.07], ['2017-06-20-agenda-p4', 2.9731], ['2017-03-07-agenda-p16', 2.8875], ['2017-06-06-agenda-p15', 2.8809], ['2017-06-13-agenda-p8', 2.879]]],
   };
   for (const [q, [total, top]] of Object.entries(before)) {
     const body = await search(`q=${encodeURIComponent(q)}&limit=8`);

@@ -3,7 +3,7 @@
 // except that digits are kept: people search for file numbers, street numbers and years, and that stopwords are
 // indexed too, for phrases only: every word has a position, a stopword is a term of its own (the word in capitals)
 // that scores nothing, so `"not adopted"` needs "not" right before "adopted" while an unquoted query drops stopwords.
-// Numbers joined by hyphens (`178-16`, `M16-152`) are one word; other hyphenated compounds (`short-term`) are their parts
+// Enactment, resolution and motion numbers (`178-16`, `M16-152`) are one word; other hyphenated compounds (`short-term`) are their parts
 // in the index, and a query matches them as a unit before their parts (weighted phrases, see parseQuery), with the
 // municipal thesaurus (core/text/thesaurus.ts) adding what people call the same thing at a lower weight.
 import snowball from 'snowball-stemmers';
@@ -19,7 +19,7 @@ export const ANALYSIS = {
   stripAccents: true,
   keepDigits: true,
   /** `178-16`, `M16-152`, `067-24` (as `67-24`): one word; leading zeros of the first group dropped. */
-  hyphenatedNumbers: 'one word',
+  enactmentNumbers: 'one word',
   bm25: { k1: 1.2, b: 0.75, idf: 'log10(((N - df + 0.5) / (df + 0.5)) + 1)' },
 } as const;
 
@@ -27,7 +27,8 @@ export const ANALYSIS = {
 export const WEIGHTS = {
   /** Each part of an unquoted compound (`short-term`) where the parts are not printed together: below the unit. */
   compoundPart: 0.25,
-  /** A thesaurus expansion (`Airbnb` for `short-term rental`), printed as its words in order. */
+  /** A thesaurus expansion (`Airbnb` for `short-term rental`), printed as its words in order, where the query's name is not;
+   * a name of more words than the query's is scaled down (expansions). */
   expansion: 0.5,
 } as const;
 
@@ -70,11 +71,15 @@ export function normalize(text: string): string {
     .replace(/(\p{L})['’](\p{L})/gu, '$1$2');
 }
 
-/** Digits, or a hyphenated number (`178-16`, `m16-152`): kept as written, never stemmed. */
-const NUMBER_WORD = /^\p{L}?\p{N}+(?:-\p{N}+)*$/u;
+/** Digits, or an enactment number (`178-16`, `m16-152`): kept as written, never stemmed. */
+const NUMBER_WORD = /^\p{L}?\p{N}+(?:-\p{N}+)?$/u;
 
-/** A word: a hyphenated number (an enactment, resolution or motion number) whole, else a run of letters and digits. */
-const WORD = /\p{L}?\p{N}+(?:-\p{N}+)+|[\p{L}\p{N}]+/gu;
+/**
+ * A word: an enactment, resolution or motion number whole (`178-16`, `067-24`, `M16-152`: one to three digits and a
+ * two-digit year, or a letter, the year and the number), else a run of letters and digits. Other hyphenated numbers
+ * stay apart (`2017-2018`, `554-5184`, `2016-11-01`, `104-28-069`).
+ */
+const WORD = /(?<![\p{L}\p{N}-])(?:\p{N}{1,3}-\p{N}{2}|\p{L}\p{N}{2}-\p{N}{3,4})(?![\p{L}\p{N}]|-\p{N})|[\p{L}\p{N}]+/gu;
 
 /** `067-24` → `67-24` (Legistar pads enactment numbers, the agendas do not); other words unchanged. */
 const canonicalWord = (w: string): string => (w.includes('-') ? w.replace(/^(\p{L}?)0+(?=\p{N})/u, '$1') : w);
@@ -151,9 +156,11 @@ export interface WeightedPhrase {
   partWeight: number;
   /** A thesaurus expansion (not the user's own words). */
   expansion: boolean;
+  /** An expansion's name in the query (its terms): a document printing that counts the expansion not at all. */
+  instead?: string[];
 }
 
-/** An unquoted hyphenated compound of words with letters (`short-term`, `in-law`, `covid-19`). */
+/** An unquoted hyphenated compound (`short-term`, `in-law`, `covid-19`); one of digits alone (`2017-2018`) is no compound. */
 const COMPOUND = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 /**
@@ -172,32 +179,39 @@ export function parseQuery(q: string): ParsedQuery {
   const weighted: WeightedPhrase[] = [];
   for (const [compound] of unquoted.matchAll(COMPOUND)) {
     const t = indexTerms(compound);
-    if (t.length > 1) weighted.push({ terms: t, weight: 1, partWeight: WEIGHTS.compoundPart, expansion: false });
+    if (t.length > 1 && /\p{L}/u.test(compound)) weighted.push({ terms: t, weight: 1, partWeight: WEIGHTS.compoundPart, expansion: false });
   }
-  weighted.push(...expansions(indexTerms(q.replace(/"/g, ' '))));
+  weighted.push(...expansions(indexTerms(unquoted)));
   return { terms: [...new Set(all)], phrases, weighted };
 }
 
 /** Each thesaurus group: every name as its index terms. */
 const GROUPS: string[][][] = THESAURUS.map((names) => names.map(indexTerms));
 
+const contentWords = (terms: string[]): number => Math.max(1, terms.filter((t) => !isStopTerm(t)).length);
+
 const contains = (hay: string[], needle: string[]): boolean =>
   hay.some((_, i) => needle.every((t, j) => hay[i + j] === t));
 
 /**
  * The thesaurus names of the groups the query names (one of its names printed in the query's words, in order), other
- * than those it names itself, as weighted phrases (`expansion`).
+ * than those it names itself, as weighted phrases (`expansion`): each counts only in a document that does not print the
+ * name the query used (`instead`), so a page saying both ranks by the query's own words; at `WEIGHTS.expansion`,
+ * scaled down by its words per word of the query's name (`Airbnb` → `short-term rental` at a third of it).
  */
 export function expansions(queryTerms: string[]): WeightedPhrase[] {
   const out: WeightedPhrase[] = [];
   const seen = new Set<string>();
   for (const group of GROUPS) {
-    if (!group.some((name) => contains(queryTerms, name))) continue;
+    const used = group.find((name) => contains(queryTerms, name));
+    if (!used) continue;
     for (const name of group) {
       const key = name.join(' ');
       if (contains(queryTerms, name) || seen.has(key)) continue;
       seen.add(key);
-      out.push({ terms: name, weight: WEIGHTS.expansion, partWeight: 0, expansion: true });
+      // A longer name counts no more than the query's: its scores are sums over more words.
+      const weight = WEIGHTS.expansion * Math.min(1, contentWords(used) / contentWords(name));
+      out.push({ terms: name, weight, partWeight: 0, expansion: true, instead: used });
     }
   }
   return out;

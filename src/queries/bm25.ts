@@ -36,7 +36,8 @@ export async function bm25(release: Release, q: Params, collection: Collection, 
 
 /**
  * A document's score: the sum of its postings' impacts, each term counted once at its weight. A term of the user's
- * outside compounds counts 1; a weighted phrase's other terms count its `weight` where it is printed, else `partWeight`.
+ * outside compounds counts 1; a weighted phrase's other terms count its `weight` where it is printed (an expansion:
+ * and the query's own name for it is not), else `partWeight`.
  */
 function scoreSql(query: ParsedQuery, q: Params): string {
   if (query.weighted.length === 0) return 'sum(impact)';
@@ -46,7 +47,8 @@ function scoreSql(query: ParsedQuery, q: Params): string {
     const own = w.terms.filter((t) => !counted.has(t) && !isStopTerm(t));
     own.forEach((t) => counted.add(t));
     if (own.length === 0) continue;
-    const weight = w.partWeight === w.weight ? String(w.weight) : `CASE WHEN ${printedSql(w.terms, q)} THEN ${w.weight} ELSE ${w.partWeight} END`;
+    const printed = w.instead ? `${printedSql(w.terms, q)} AND NOT ${printedSql(w.instead, q)}` : printedSql(w.terms, q);
+    const weight = w.partWeight === w.weight && !w.instead ? String(w.weight) : `CASE WHEN ${printed} THEN ${w.weight} ELSE ${w.partWeight} END`;
     parts.push(`${weight} * coalesce(sum(impact) FILTER (WHERE ${inSql(own, q)}), 0)`);
   }
   return parts.join(' + ');

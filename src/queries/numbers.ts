@@ -1,11 +1,14 @@
 // Numbers in a query resolved to the legislative files they name: a file number (`170240`) names its file, an
 // enactment, resolution or motion number (`178-16`, `M16-152`) the file the lake records it for (printed in the minutes,
 // or from Legistar). Page search ranks the pages where those files' items are printed first (numberedPages).
-// File numbers are read from the query as typed, enactment numbers from its analysed terms.
+// File numbers are read from the query as typed, enactment numbers from its analysed terms. An enactment number the
+// lake records for no file still names one where a page cites it with its file: `Motion No. M17-082 (File No. 170575)`.
 import { pageId } from '../../core/lake/ids.ts';
 import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
 import type { Release } from '../lake/release.ts';
+import { bm25 } from './bm25.ts';
 import { Params } from './sql.ts';
+import { textsById } from './texts.ts';
 
 /** An enactment number as analysed (core/text/analysis.ts): `178-16` (number-year), `m16-152` (motion: year-number). */
 const ENACTMENT = /^\p{L}?\d{1,4}-\d{2,4}$/u;
@@ -29,6 +32,24 @@ function enactmentsOf(release: Release): Promise<Map<string, string[]>> {
   });
 }
 
+/** Pages read for citations of one enactment number, at most. */
+const CITING_PAGES = 20;
+
+/**
+ * The files that pages cite an enactment number for (`Ordinance No. 140-17 (File No. 170441)`), read from the pages
+ * printing it, in order of their scores.
+ */
+async function citedFiles(release: Release, term: string): Promise<string[]> {
+  const q = new Params();
+  const m = await bm25(release, q, 'page', term, { from: 0, to: 9999 });
+  const rows = await release.pool.rows(`SELECT doc_id FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ${CITING_PAGES}`, q);
+  const texts = await textsById(release, 'page', rows.map((r) => String(r.doc_id)));
+  const [, letter, first, second] = /^(\p{L}?)(\d+)-(\d+)$/u.exec(term)!;
+  const cited = new RegExp(`(?<![\\p{L}\\p{N}])${letter}0*${first}-${second}\\s*\\(\\s*File\\s+No\\.?\\s*(\\d{6})\\s*\\)`, 'giu');
+  const files = rows.flatMap((r) => [...(texts.get(String(r.doc_id)) ?? '').matchAll(cited)].map((c) => c[1]));
+  return [...new Set(files)];
+}
+
 interface NamedFile { file: string; meetings: Record<string, unknown>[] }
 
 /**
@@ -41,7 +62,7 @@ const TYPED_FILE_NUMBER = /(?<![\d$]|\d[.,])\d{6}(?!\d|[.,]\d)/g;
 async function named(release: Release, text: string, query: ParsedQuery): Promise<NamedFile[]> {
   const candidates = [...text.matchAll(TYPED_FILE_NUMBER)].map((m) => m[0]);
   const enactments = query.terms.some((t) => ENACTMENT.test(t)) ? await enactmentsOf(release) : new Map<string, string[]>();
-  for (const t of query.terms) candidates.push(...(enactments.get(t) ?? []));
+  for (const t of query.terms.filter((t) => ENACTMENT.test(t))) candidates.push(...(enactments.get(t) ?? (await citedFiles(release, t))));
   const files = [...new Set(candidates)];
   if (files.length === 0) return [];
   const q = new Params();
