@@ -50,46 +50,87 @@ async function citedFiles(release: Release, term: string): Promise<string[]> {
   return [...new Set(files)];
 }
 
-interface NamedFile { file: string; meetings: Record<string, unknown>[] }
-
 /**
  * A Board file number (two digits of the year, four of the file: `YYNNNN`) as typed: six digits on their own, not an
  * amount (`$102480`; `$102,480` has no six-digit run, though analysis joins it) nor part of a longer number.
  */
 const TYPED_FILE_NUMBER = /(?<![\d$]|\d[.,])\d{6}(?!\d|[.,]\d)/g;
 
-/** The files a query names, in the order it names them: file numbers and enactment numbers the lake knows. */
-async function named(release: Release, text: string, query: ParsedQuery): Promise<NamedFile[]> {
-  const candidates = [...text.matchAll(TYPED_FILE_NUMBER)].map((m) => m[0]);
-  const enactments = query.terms.some((t) => ENACTMENT.test(t)) ? await enactmentsOf(release) : new Map<string, string[]>();
-  for (const t of query.terms.filter((t) => ENACTMENT.test(t))) candidates.push(...(enactments.get(t) ?? (await citedFiles(release, t))));
-  const files = [...new Set(candidates)];
+/**
+ * The file numbers a query names, in the order it names them: as typed, and for each enactment number the files the lake
+ * records it for or, failing that, the files pages cite it with. A typed number may name no file of the lake.
+ */
+export async function fileNumbersIn(release: Release, text: string, query: ParsedQuery): Promise<string[]> {
+  const files = [...text.matchAll(TYPED_FILE_NUMBER)].map((m) => m[0]);
+  const numbers = query.terms.filter((t) => ENACTMENT.test(t));
+  const enactments = numbers.length ? await enactmentsOf(release) : null;
+  for (const t of numbers) files.push(...(enactments?.get(t) ?? (await citedFiles(release, t))));
+  return [...new Set(files)];
+}
+
+/** The files of the lake a query names (fileNumbersIn, those the lake holds). */
+export async function namedFiles(release: Release, text: string): Promise<string[]> {
+  const files = await fileNumbersIn(release, text, parseQuery(text));
   if (files.length === 0) return [];
   const q = new Params();
-  const rows = await release.pool.rows(`SELECT file_number, meetings FROM legislative_files WHERE file_number IN (${q.list(files)})`, q);
-  const byFile = new Map(rows.map((r) => [String(r.file_number), r.meetings as Record<string, unknown>[]]));
-  return files.filter((f) => byFile.has(f)).map((file) => ({ file, meetings: byFile.get(file)! }));
+  const rows = await release.pool.rows(`SELECT file_number FROM legislative_files WHERE file_number IN (${q.list(files)})`, q);
+  const held = new Set(rows.map((r) => String(r.file_number)));
+  return files.filter((f) => held.has(f));
 }
 
-/** The file numbers a query names (file or enactment numbers the lake knows), in the order it names them. */
-export async function namedFiles(release: Release, text: string): Promise<string[]> {
-  return (await named(release, text, parseQuery(text))).map((f) => f.file);
-}
+type Meeting = Record<string, unknown>;
 
-export interface NumberedPage { id: string; year: number; kind: string; meetingDate: string; /** The named file's place in the query. */ file: number }
+/** Files' meetings recently looked up, by release id and file number (a release never changes), least recent first. */
+const recentMeetings = new Map<string, Meeting[]>();
+const RECENT_MEETINGS = 1024;
 
 /**
- * The pages where the files a query names are printed as items: file by file in the query's order, each item from its
- * first page to its last (rankPages orders a file's pages meeting by meeting).
+ * Each file's appearances (`legislative_files.meetings`; none for a file the release lacks). Reading them costs about
+ * as much as the ranking itself (nested lists), so the last RECENT_MEETINGS files asked for are kept.
  */
-export async function numberedPages(release: Release, text: string, query: ParsedQuery): Promise<NumberedPage[]> {
+async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<string, Meeting[]>> {
+  const key = (f: string) => `${release.id} ${f}`;
+  const out = new Map<string, Meeting[]>();
+  for (const f of files) {
+    const hit = recentMeetings.get(key(f));
+    if (hit) out.set(f, hit);
+  }
+  const missing = files.filter((f) => !out.has(f));
+  if (missing.length) {
+    const q = new Params();
+    const rows = await release.pool.rows(`SELECT file_number, meetings FROM legislative_files WHERE file_number IN (${q.list(missing)})`, q);
+    const read = new Map(rows.map((r) => [String(r.file_number), r.meetings as Meeting[]]));
+    for (const f of missing) out.set(f, read.get(f) ?? []);
+  }
+  for (const f of files) {
+    recentMeetings.delete(key(f));
+    recentMeetings.set(key(f), out.get(f)!);
+  }
+  for (const k of recentMeetings.keys()) {
+    if (recentMeetings.size <= RECENT_MEETINGS) break;
+    recentMeetings.delete(k);
+  }
+  return out;
+}
+
+export interface NumberedPage { id: string; meeting: string; /** The file's place among the named files. */ file: number }
+
+/**
+ * The pages where these files' items are printed, each item from its first page to its last, within the years (and
+ * kind, meeting) asked; a page once, for its first file.
+ */
+export async function numberedPages(release: Release, files: string[], p: { from: number; to: number; kind?: string; date?: string }): Promise<NumberedPage[]> {
+  if (files.length === 0) return [];
+  const meetingsOf = await meetingsOfFiles(release, files);
   const out = new Map<string, NumberedPage>();
-  (await named(release, text, query)).forEach(({ meetings }, file) => {
-    for (const m of meetings) {
-      const meetingDate = String(m.meeting_date);
+  files.forEach((f, file) => {
+    for (const m of meetingsOf.get(f)!) {
+      const meeting = String(m.meeting_date);
+      const year = Number(meeting.slice(0, 4));
+      if (year < p.from || year > p.to || (p.kind && m.kind !== p.kind) || (p.date && meeting !== p.date)) continue;
       for (let page = Number(m.start_page); page <= Number(m.end_page); page++) {
         const id = pageId(String(m.document_id), page);
-        if (!out.has(id)) out.set(id, { id, year: Number(meetingDate.slice(0, 4)), kind: String(m.kind), meetingDate, file });
+        if (!out.has(id)) out.set(id, { id, meeting, file });
       }
     }
   });
