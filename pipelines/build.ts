@@ -15,6 +15,7 @@ import { LockHeld, takeLock } from './lock.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
+import { loadLegistar } from './publish/legistar.ts';
 import { COVERAGE_SQL } from '../core/lake/coverage.ts';
 import { releaseIdOf } from '../core/lake/ids.ts';
 import { currentReleaseId, listFiles, prune, publish, stagingDir, writeChecksums, writeJson } from './publish/release.ts';
@@ -162,6 +163,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined, rowGroupSize: KEYED_TABLES.has(table) ? KEYED_ROW_GROUP : undefined });
       bar?.tick();
     }
+    await loadLegistar(db, opts.corpus);
     await loadLegislativeFiles(db);
     await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: KEYED_ROW_GROUP });
     await copyOut(db, COVERAGE_SQL, join(staged, 'coverage'), { orderBy: 'meeting_date' });

@@ -1,6 +1,6 @@
 // The corpus folder → the list of source documents, each checked against its sha256.
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DocumentKind } from '../core/lake/format.ts';
@@ -46,6 +46,14 @@ function readTsv(text: string): Record<string, string>[] {
   const [head, ...rows] = text.split(/\r?\n/).filter((l) => l.trim() !== '');
   const cols = head.split('\t');
   return rows.map((r) => Object.fromEntries(r.split('\t').map((v, i) => [cols[i], v])));
+}
+
+/** The corpus's Legistar exports (`legistar/legislation_*.csv`, `legistar/history_*.csv`), sorted; none without the folder. */
+export function legistarExports(dir: string): { legislation: string[]; history: string[] } {
+  const folder = join(dir, 'legistar');
+  const names = existsSync(folder) ? readdirSync(folder).sort() : [];
+  const of = (prefix: string) => names.filter((n) => n.startsWith(`${prefix}_`) && n.endsWith('.csv')).map((n) => join(folder, n));
+  return { legislation: of('legislation'), history: of('history') };
 }
 
 /** Reads `MANIFEST.tsv` when present, otherwise every `bagMMDDYY_{agenda|minutes}.pdf` under `pdfs/` (or the folder itself). */

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { CHANGE_COLUMNS, COLUMNS, COVERAGE_COLUMNS } from '../core/lake/format.ts';
+import { CHANGE_COLUMNS, COLUMNS, COVERAGE_COLUMNS, LEGISTAR_FIELDS } from '../core/lake/format.ts';
 import { tools } from '../src/mcp/tools.ts';
 import { ROOT } from './fixture.ts';
 
@@ -42,4 +42,7 @@ t.test("every lake column is in its table's section of lake/README.md", async (t
     for (const column of Object.keys(columns))
       t.ok(section && mentions(section, column), `${table}.${column} is documented`);
   }
+  const files = sections.get('legislative_files');
+  for (const field of Object.keys(LEGISTAR_FIELDS))
+    t.ok(files && mentions(files, field), `legislative_files.legistar.${field} is documented`);
 });

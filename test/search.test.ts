@@ -54,15 +54,15 @@ t.test('text analysis: stopwords are positions for phrases and never scored term
   t.same(terms(text), ['adopt', 'follow', 'vote'], 'the scored terms leave stopwords out');
   t.same(indexTerms('does dos'), ['DOES', 'do'], 'a stopword never shares a term with a word that stems to it');
   t.same([isStopTerm('NOT'), isStopTerm('not'), isStopTerm('do'), isStopTerm('160965')], [true, false, false, false]);
-  t.same(parseQuery('not adopted'), { terms: ['adopt'], phrases: [] }, 'unquoted: stopwords dropped');
-  t.same(parseQuery('"not adopted"'), { terms: ['adopt'], phrases: [['NOT', 'adopt']] }, 'quoted: kept in the phrase, not scored');
+  t.same(parseQuery('not adopted'), { terms: ['adopt'], phrases: [], weighted: [] }, 'unquoted: stopwords dropped');
+  t.same(parseQuery('"not adopted"'), { terms: ['adopt'], phrases: [['NOT', 'adopt']], weighted: [] }, 'quoted: kept in the phrase, not scored');
   t.same(parseQuery('"public convenience or necessity" permit'), {
-    terms: ['public', 'conveni', 'necess', 'permit'], phrases: [['public', 'conveni', 'OR', 'necess']],
+    terms: ['public', 'conveni', 'necess', 'permit'], phrases: [['public', 'conveni', 'OR', 'necess']], weighted: [],
   });
-  t.same(parseQuery('"to be"'), { terms: [], phrases: [['TO', 'BE']] }, 'a phrase of stopwords alone');
-  t.same(parseQuery('"not"'), { terms: [], phrases: [['NOT']] }, 'a lone quoted stopword must be present');
-  t.same(parseQuery('"housing" roof'), { terms: ['hous', 'roof'], phrases: [] }, 'a lone quoted word is a term, as before');
-  t.same(parseQuery('"unbalanced not adopted'), { terms: ['unbalanc', 'adopt'], phrases: [] }, 'an unbalanced quote is plain text');
+  t.same(parseQuery('"to be"'), { terms: [], phrases: [['TO', 'BE']], weighted: [] }, 'a phrase of stopwords alone');
+  t.same(parseQuery('"not"'), { terms: [], phrases: [['NOT']], weighted: [] }, 'a lone quoted stopword must be present');
+  t.same(parseQuery('"housing" roof'), { terms: ['hous', 'roof'], phrases: [], weighted: [] }, 'a lone quoted word is a term, as before');
+  t.same(parseQuery('"unbalanced not adopted'), { terms: ['unbalanc', 'adopt'], phrases: [], weighted: [] }, 'an unbalanced quote is plain text');
   t.equal(phraseText(['NOT', 'adopt']), '"not adopt"');
 
   // The index: positions count every word, doclen only the scored ones.
@@ -80,7 +80,7 @@ t.test('text analysis: stopwords are positions for phrases and never scored term
 t.test('no empty term is ever indexed or queried: a lone "s" stays a term, "U.S. Bank" finds its page', async (t) => {
   for (const text of ['s', 'S', 'U.S. Bank', 'Supervisor(s)', 'the s', "’s"]) t.notOk(terms(text).includes(''), `${JSON.stringify(text)} → ${JSON.stringify(terms(text))}`);
   t.same(terms('U.S. Bank'), ['u', 's', 'bank']);
-  t.same(parseQuery('"U.S. Bank"'), { terms: ['u', 's', 'bank'], phrases: [['u', 's', 'bank']] });
+  t.same(parseQuery('"U.S. Bank"'), { terms: ['u', 's', 'bank'], phrases: [['u', 's', 'bank']], weighted: [] });
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   for (const c of ['page', 'item', 'comment']) {
     const [[n]] = (await db.runAndReadAll(`SELECT count(*)::INTEGER FROM '${join(FIXTURE_LAKE, 'current', 'index', `${c}_terms.parquet`)}' WHERE term = ''`)).getRows();
@@ -151,12 +151,13 @@ t.test('a phrase of stopwords alone matches, with score 0', async (t) => {
 });
 
 t.test('unquoted queries rank exactly as before stopwords were indexed', async (t) => {
-  // Captured from the analysis-v3 release of this fixture: top results, scores and totals.
+  // Captured from the analysis-v3 release of this fixture: top results and totals. Scores re-captured at analysis-v5,
+  // where an enactment number (`178-16`, `M16-152`) became one word and a few document lengths shrank slightly.
   const before: Record<string, [number, [string, number][]]> = {
-    'not adopted': [449, [['2016-12-13-agenda-p29', 0.6053], ['2017-07-25-agenda-p24', 0.6007], ['2017-07-11-agenda-p22', 0.5971], ['2017-01-24-agenda-p22', 0.5922], ['2017-09-19-agenda-p15', 0.5922], ['2020-09-15-agenda-p30', 0.5921], ['2016-11-15-agenda-p20', 0.5919], ['2017-05-23-agenda-p17', 0.5906]]],
-    'public convenience or necessity': [645, [['2017-05-16-agenda-p15', 3.3016], ['2017-01-31-agenda-p9', 3.124], ['2017-04-04-agenda-p9', 3.045], ['2017-05-02-agenda-p8', 3.0078], ['2016-12-13-agenda-p25', 2.9959], ['2017-01-31-agenda-p11', 2.9894], ['2016-11-29-agenda-p12', 2.9865], ['2017-05-09-agenda-p8', 2.9667]]],
-    'the budget and appropriation': [334, [['2017-06-06-agenda-p9', 2.7555], ['2017-06-20-agenda-p7', 2.7211], ['2017-07-18-agenda-p5', 2.6772], ['2017-07-25-agenda-p9', 2.6741], ['2017-07-11-agenda-p11', 2.6277], ['2020-09-15-agenda-p11', 2.6243], ['2017-06-13-agenda-p8', 2.5723], ['2017-05-23-agenda-p7', 2.5501]]],
-    'roof housing transit budget': [398, [['2016-11-01-minutes-p4', 3.5871], ['2016-11-01-agenda-p5', 3.3603], ['2020-09-15-agenda-p17', 3.2296], ['2017-03-14-agenda-p5', 3.0705], ['2017-06-20-agenda-p4', 2.9733], ['2017-03-07-agenda-p16', 2.8879], ['2017-06-06-agenda-p15', 2.8812], ['2017-06-13-agenda-p8', 2.8763]]],
+    'not adopted': [449, [['2016-12-13-agenda-p29', 0.6053], ['2017-07-25-agenda-p24', 0.6006], ['2017-07-11-agenda-p22', 0.597], ['2017-01-24-agenda-p22', 0.5922], ['2017-09-19-agenda-p15', 0.5922], ['2020-09-15-agenda-p30', 0.5921], ['2016-11-15-agenda-p20', 0.5919], ['2017-05-23-agenda-p17', 0.5905]]],
+    'public convenience or necessity': [645, [['2017-05-16-agenda-p15', 3.3013], ['2017-01-31-agenda-p9', 3.1237], ['2017-04-04-agenda-p9', 3.0447], ['2017-05-02-agenda-p8', 3.0074], ['2016-12-13-agenda-p25', 2.9955], ['2017-01-31-agenda-p11', 2.989], ['2016-11-29-agenda-p12', 2.9862], ['2017-05-09-agenda-p8', 2.9663]]],
+    'the budget and appropriation': [334, [['2017-06-06-agenda-p9', 2.7566], ['2017-06-20-agenda-p7', 2.7209], ['2017-07-18-agenda-p5', 2.677], ['2017-07-25-agenda-p9', 2.674], ['2017-07-11-agenda-p11', 2.6275], ['2020-09-15-agenda-p11', 2.6242], ['2017-06-13-agenda-p8', 2.5737], ['2017-05-23-agenda-p7', 2.5516]]],
+    'roof housing transit budget': [398, [['2016-11-01-minutes-p4', 3.5868], ['2016-11-01-agenda-p5', 3.3599], ['2020-09-15-agenda-p17', 3.229], ['2017-03-14-agenda-p5', 3.07], ['2017-06-20-agenda-p4', 2.9731], ['2017-03-07-agenda-p16', 2.8875], ['2017-06-06-agenda-p15', 2.8809], ['2017-06-13-agenda-p8', 2.879]]],
   };
   for (const [q, [total, top]] of Object.entries(before)) {
     const body = await search(`q=${encodeURIComponent(q)}&limit=8`);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { LsaModel } from '../embed/lsa.ts';
 
 /** Version of the release layout and its tables; part of every release id. */
-export const SCHEMA_VERSION = '2.1.0';
+export const SCHEMA_VERSION = '2.2.0';
 
 export type DocumentKind = 'agenda' | 'minutes';
 
@@ -232,6 +232,26 @@ export const CHANGE_COLUMNS = {
   release: 'VARCHAR',
   time: 'TIMESTAMP',
   record_hash: 'VARCHAR',
+} as const;
+
+/**
+ * `legislative_files.legistar`: what the Legistar exports of the corpus (`legistar/legislation_*.csv` and
+ * `history_*.csv`) say of a file, beside the columns read from agendas and minutes; null where they do not list it.
+ */
+export const LEGISTAR_FIELDS = {
+  type: 'VARCHAR',
+  status: 'VARCHAR',
+  name: 'VARCHAR',
+  title: 'VARCHAR',
+  introduced: 'DATE',
+  final_action: 'DATE',
+  enactment_date: 'DATE',
+  enactment_number: 'VARCHAR',
+  sponsors: 'VARCHAR[]',
+  in_control: 'VARCHAR',
+  related_files: 'VARCHAR[]',
+  url: 'VARCHAR',
+  history: 'STRUCT(date DATE, version INTEGER, action_by VARCHAR, action VARCHAR, result VARCHAR)[]',
 } as const;
 
 /** The snapshot entities (API name, lake table, key column), in the order a release's new changes are numbered. */

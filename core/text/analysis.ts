@@ -3,10 +3,14 @@
 // except that digits are kept: people search for file numbers, street numbers and years, and that stopwords are
 // indexed too, for phrases only: every word has a position, a stopword is a term of its own (the word in capitals)
 // that scores nothing, so `"not adopted"` needs "not" right before "adopted" while an unquoted query drops stopwords.
+// Enactment, resolution and motion numbers (`178-16`, `M16-152`) are one word; other hyphenated compounds (`short-term`) are their parts
+// in the index, and a query matches them as a unit before their parts (weighted phrases, see parseQuery), with the
+// municipal thesaurus (core/text/thesaurus.ts) adding what people call the same thing at a lower weight.
 import snowball from 'snowball-stemmers';
+import { THESAURUS } from './thesaurus.ts';
 
 export const ANALYSIS = {
-  version: 'analysis-v4',
+  version: 'analysis-v5',
   stemmer: 'snowball-porter',
   stopwords: 'snowball-english',
   /** Stopwords are indexed as their words in capitals, with positions, for phrases only: idf 0, not in doclen. */
@@ -14,7 +18,18 @@ export const ANALYSIS = {
   lowercase: true,
   stripAccents: true,
   keepDigits: true,
+  /** `178-16`, `M16-152`, `067-24` (as `67-24`): one word; leading zeros of the first group dropped. */
+  enactmentNumbers: 'one word',
   bm25: { k1: 1.2, b: 0.75, idf: 'log10(((N - df + 0.5) / (df + 0.5)) + 1)' },
+} as const;
+
+/** A query's weights (parseQuery): a hyphenated compound's parts apart, a thesaurus expansion. */
+export const WEIGHTS = {
+  /** Each part of an unquoted compound (`short-term`) where the parts are not printed together: below the unit. */
+  compoundPart: 0.25,
+  /** A thesaurus expansion (`Airbnb` for `short-term rental`), printed as its words in order, where the query's name is not;
+   * a name of more words than the query's is scaled down (expansions). */
+  expansion: 0.5,
 } as const;
 
 // The Snowball English stopword list.
@@ -39,7 +54,7 @@ const stemCache = new Map<string, string>();
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^\d+$/.test(word) ? word : stemmer.stem(word) || word;
+    s = NUMBER_WORD.test(word) ? word : stemmer.stem(word) || word;
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(word, s);
   }
@@ -56,9 +71,22 @@ export function normalize(text: string): string {
     .replace(/(\p{L})['’](\p{L})/gu, '$1$2');
 }
 
+/** Digits, or an enactment number (`178-16`, `m16-152`): kept as written, never stemmed. */
+const NUMBER_WORD = /^\p{L}?\p{N}+(?:-\p{N}+)?$/u;
+
+/**
+ * A word: an enactment, resolution or motion number whole (`178-16`, `067-24`, `M16-152`: one to three digits and a
+ * two-digit year, or a letter, the year and the number), else a run of letters and digits. Other hyphenated numbers
+ * stay apart (`2017-2018`, `554-5184`, `2016-11-01`, `104-28-069`).
+ */
+const WORD = /(?<![\p{L}\p{N}-])(?:\p{N}{1,3}-\p{N}{2}|\p{L}\p{N}{2}-\p{N}{3,4})(?![\p{L}\p{N}]|-\p{N})|[\p{L}\p{N}]+/gu;
+
+/** `067-24` → `67-24` (Legistar pads enactment numbers, the agendas do not); other words unchanged. */
+const canonicalWord = (w: string): string => (w.includes('-') ? w.replace(/^(\p{L}?)0+(?=\p{N})/u, '$1') : w);
+
 /** Raw words in order, before stopword removal and stemming. */
 export function words(text: string): string[] {
-  return normalize(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  return (normalize(text).match(WORD) ?? []).map(canonicalWord);
 }
 
 /**
@@ -112,7 +140,28 @@ export interface ParsedQuery {
    * of two or more words, and a lone quoted stopword (a lone content word is one of `terms` already).
    */
   phrases: string[][];
+  /**
+   * Weighted phrases that rank without constraining: each unquoted hyphenated compound (its parts at `compoundPart`
+   * where they are not printed together) and each thesaurus expansion of the query's words (at `expansion`, only
+   * where printed in order). Their terms are index terms in order (stopwords included, for positions).
+   */
+  weighted: WeightedPhrase[];
 }
+
+export interface WeightedPhrase {
+  terms: string[];
+  /** The weight of its terms' scores where the phrase is printed. */
+  weight: number;
+  /** The weight where its terms are printed but not together (0: not at all). */
+  partWeight: number;
+  /** A thesaurus expansion (not the user's own words). */
+  expansion: boolean;
+  /** An expansion's name in the query (its terms): a document printing that counts the expansion not at all. */
+  instead?: string[];
+}
+
+/** An unquoted hyphenated compound (`short-term`, `in-law`, `covid-19`); one of digits alone (`2017-2018`) is no compound. */
+const COMPOUND = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
 /**
  * Splits a user query into scored terms and quoted phrases; an unbalanced quote reads as plain text. Stopwords never
@@ -126,7 +175,46 @@ export function parseQuery(q: string): ParsedQuery {
     if (t.length > 1 || (t.length === 1 && isStopTerm(t[0]))) phrases.push(t);
   }
   const all = terms(q.replace(/"/g, ' '));
-  return { terms: [...new Set(all)], phrases };
+  const unquoted = normalize(q.replace(quoted, ' '));
+  const weighted: WeightedPhrase[] = [];
+  for (const [compound] of unquoted.matchAll(COMPOUND)) {
+    const t = indexTerms(compound);
+    if (t.length > 1 && /\p{L}/u.test(compound)) weighted.push({ terms: t, weight: 1, partWeight: WEIGHTS.compoundPart, expansion: false });
+  }
+  weighted.push(...expansions(indexTerms(unquoted)));
+  return { terms: [...new Set(all)], phrases, weighted };
+}
+
+/** Each thesaurus group: every name as its index terms. */
+const GROUPS: string[][][] = THESAURUS.map((names) => names.map(indexTerms));
+
+const contentWords = (terms: string[]): number => Math.max(1, terms.filter((t) => !isStopTerm(t)).length);
+
+const contains = (hay: string[], needle: string[]): boolean =>
+  hay.some((_, i) => needle.every((t, j) => hay[i + j] === t));
+
+/**
+ * The thesaurus names of the groups the query names (one of its names printed in the query's words, in order), other
+ * than those it names itself, as weighted phrases (`expansion`): each counts only in a document that does not print the
+ * name the query used (`instead`), so a page saying both ranks by the query's own words; at `WEIGHTS.expansion`,
+ * scaled down by its words per word of the query's name (`Airbnb` → `short-term rental` at a third of it).
+ */
+export function expansions(queryTerms: string[]): WeightedPhrase[] {
+  const out: WeightedPhrase[] = [];
+  const seen = new Set<string>();
+  for (const group of GROUPS) {
+    const used = group.find((name) => contains(queryTerms, name));
+    if (!used) continue;
+    for (const name of group) {
+      const key = name.join(' ');
+      if (contains(queryTerms, name) || seen.has(key)) continue;
+      seen.add(key);
+      // A longer name counts no more than the query's: its scores are sums over more words.
+      const weight = WEIGHTS.expansion * Math.min(1, contentWords(used) / contentWords(name));
+      out.push({ terms: name, weight, partWeight: 0, expansion: true, instead: used });
+    }
+  }
+  return out;
 }
 
 /** A phrase as people read it: its terms, stopwords in lower case (`"not adopt"`). */

@@ -1,5 +1,6 @@
 // The `legislative_files` table: one row per file number, gathered from the item blocks and roll calls already loaded
-// (every meeting the file appeared at, its recorded actions in order with their tallies, the final action if any).
+// (every meeting the file appeared at, its recorded actions in order with their tallies, the final action if any), and
+// what the corpus's Legistar exports say of it (`legistar`, loaded by publish/legistar.ts), each in its own columns.
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /**
@@ -13,9 +14,10 @@ const ROWS_PER_BATCH = 200_000;
  * with the meeting date and document kind (agenda before minutes).
  */
 const legislativeFilesSql = (batch: number, batches: number) => `
-WITH it AS (
+WITH lg AS (SELECT * FROM legistar WHERE hash(file_number) % ${batches} = ${batch}),
+it AS (
   SELECT file_number, item_id, title, sponsors, enactment_numbers, matter, item_type, long_title, meeting_date, document_id, kind, section,
-         start_page, official_url
+         start_page, end_page, official_url
   FROM items WHERE file_number IS NOT NULL AND hash(file_number) % ${batches} = ${batch}
 ),
 titles AS (
@@ -40,7 +42,7 @@ meetings AS (
     min(meeting_date) AS first_meeting,
     max(meeting_date) AS last_meeting,
     list({meeting_date: meeting_date, document_id: document_id, kind: kind, item_id: item_id, section: section,
-          start_page: start_page, official_url: official_url} ORDER BY item_id) AS meetings
+          start_page: start_page, end_page: end_page, official_url: official_url} ORDER BY item_id) AS meetings
   FROM it GROUP BY file_number
 ),
 actions AS (
@@ -50,16 +52,20 @@ actions AS (
           ayes: len(ayes)::INTEGER, noes: len(noes)::INTEGER, absent: len(absent)::INTEGER, excused: len(excused)::INTEGER,
           shared_vote: shared_vote, official_url: official_url} ORDER BY item_id, sequence) AS actions
   FROM roll_calls WHERE file_number IS NOT NULL AND hash(file_number) % ${batches} = ${batch} GROUP BY file_number
-)
-SELECT m.file_number, m.matter, m.item_type, coalesce(t.titles, []) AS titles, m.long_title, coalesce(s.sponsors, []) AS sponsors,
-  coalesce(e.enactment_numbers, []) AS enactment_numbers, m.first_meeting, m.last_meeting, m.meetings,
-  coalesce(a.actions, []) AS actions, list_filter(a.actions, x -> x.is_final)[-1] AS final_action
-FROM meetings m LEFT JOIN titles t USING (file_number) LEFT JOIN sponsors s USING (file_number)
-  LEFT JOIN enacted e USING (file_number) LEFT JOIN actions a USING (file_number)`;
+),
+files AS (SELECT file_number FROM meetings UNION SELECT file_number FROM lg)
+SELECT f.file_number, m.matter, m.item_type, coalesce(t.titles, []) AS titles, m.long_title, coalesce(s.sponsors, []) AS sponsors,
+  coalesce(e.enactment_numbers, []) AS enactment_numbers, m.first_meeting, m.last_meeting, coalesce(m.meetings, []) AS meetings,
+  coalesce(a.actions, []) AS actions, list_filter(a.actions, x -> x.is_final)[-1] AS final_action, lg.legistar
+FROM files f LEFT JOIN meetings m USING (file_number) LEFT JOIN titles t USING (file_number) LEFT JOIN sponsors s USING (file_number)
+  LEFT JOIN enacted e USING (file_number) LEFT JOIN actions a USING (file_number) LEFT JOIN lg USING (file_number)`;
 
-/** Creates the `legislative_files` table from the loaded `items` and `roll_calls`, in batches of file numbers. */
+/**
+ * Creates the `legislative_files` table from the loaded `items`, `roll_calls` and `legistar` (publish/legistar.ts), in
+ * batches of file numbers: a file Legistar lists that no document prints has a row with no meetings.
+ */
 export async function loadLegislativeFiles(db: DuckDBConnection, rowsPerBatch = ROWS_PER_BATCH): Promise<void> {
-  const [[rows]] = (await db.runAndReadAll(`SELECT ((SELECT count(*) FROM items) + (SELECT count(*) FROM roll_calls))::INTEGER`)).getRows();
+  const [[rows]] = (await db.runAndReadAll(`SELECT ((SELECT count(*) FROM items) + (SELECT count(*) FROM roll_calls) + (SELECT count(*) FROM legistar))::INTEGER`)).getRows();
   const batches = Math.max(1, Math.ceil(Number(rows) / rowsPerBatch));
   await db.run(`CREATE OR REPLACE TABLE legislative_files AS ${legislativeFilesSql(0, batches)}`);
   for (let batch = 1; batch < batches; batch++) await db.run(`INSERT INTO legislative_files ${legislativeFilesSql(batch, batches)}`);

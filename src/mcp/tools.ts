@@ -39,7 +39,7 @@ const ROWS: ToolRow[] = [
     name: 'search_pages',
     title: 'Search agenda and minutes pages',
     description: [
-      'BM25 search over agenda and minutes pages (GET /api/search): a file number ranks the pages printing it first; a quoted "phrase" matches its exact words.',
+      'BM25 search over agenda and minutes pages (GET /api/search): a file number, or an enactment number (178-16, M16-152), ranks the pages printing its file\'s item first; a quoted "phrase" matches its exact words; common other names (BART, Airbnb) are searched too.',
       'With type, supervisor, position, final, actionType or result it returns the unified list (files, votes, comments, pages). Prefer search_items for legislation, search_public_comments for speakers. A recorded position is not a stance on the underlying matter.',
     ].join(' '),
     more: 'lower `limit`, or narrow with year/from/to/kind; pages have no offset, so refine the words',

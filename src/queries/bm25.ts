@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { indexTable, POSTINGS_PART, type Collection } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import type { Release } from '../lake/release.ts';
-import { parseQuery, phraseText, type ParsedQuery } from '../../core/text/analysis.ts';
+import { isStopTerm, parseQuery, phraseText, type ParsedQuery } from '../../core/text/analysis.ts';
 import type { Params } from './sql.ts';
 
 export interface Matches {
@@ -17,14 +17,48 @@ export interface Matches {
 
 export async function bm25(release: Release, q: Params, collection: Collection, text: string, years: { from: number; to: number }, kind?: string): Promise<Matches> {
   const query = parseQuery(text);
-  // The scored terms and every phrase's words: a phrase's stopwords are read for their positions and score 0 (impact 0).
-  const read = [...new Set([...query.terms, ...query.phrases.flat()])];
+  // The user's words and phrases (a phrase's stopwords are read for their positions and score 0: impact 0), then the
+  // weighted phrases' (compounds, thesaurus expansions), which rank without adding matches of their own parts.
+  const own = [...new Set([...query.terms, ...query.phrases.flat()])];
+  const read = [...new Set([...own, ...query.weighted.flatMap((w) => w.terms)])];
   // Equalities joined by OR, not IN: DuckDB prunes row groups of the term-sorted postings on each value, not on the list's min–max.
   let where = `(${read.map((t) => `term = ${q.add(t)}`).join(' OR ') || 'false'}) AND year BETWEEN ${q.add(years.from)} AND ${q.add(years.to)}`;
   if (kind) where += ` AND kind = ${q.add(kind)}`;
   const having = query.phrases.map((phrase) => `len(${phrasePositions(phrase, q)}) > 0`);
-  const sql = `SELECT doc_id, sum(impact) AS score FROM ${await postingsOf(release, collection, read)} WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
-  return { sql, query, empty: read.length === 0 || years.from > years.to };
+  if (query.weighted.some((w) => w.expansion)) {
+    // A document that holds none of the user's words counts only where an expansion is printed.
+    const printed = query.weighted.filter((w) => w.expansion).map((w) => printedSql(w.terms, q));
+    having.push(`(${[`count(*) FILTER (WHERE ${inSql(own, q)}) > 0`, ...printed].join(' OR ')})`);
+  }
+  const sql = `SELECT doc_id, ${scoreSql(query, q)} AS score FROM ${await postingsOf(release, collection, read)} WHERE ${where} GROUP BY doc_id${having.length ? ` HAVING ${having.join(' AND ')}` : ''}`;
+  return { sql, query, empty: own.length === 0 || years.from > years.to };
+}
+
+/**
+ * A document's score: the sum of its postings' impacts, each term counted once at its weight. A term of the user's
+ * outside compounds counts 1; a weighted phrase's other terms count its `weight` where it is printed (an expansion:
+ * and the query's own name for it is not), else `partWeight`.
+ */
+function scoreSql(query: ParsedQuery, q: Params): string {
+  if (query.weighted.length === 0) return 'sum(impact)';
+  const counted = new Set(query.terms.filter((t) => !query.weighted.some((w) => !w.expansion && w.terms.includes(t))));
+  const parts = [`coalesce(sum(impact) FILTER (WHERE ${inSql([...counted], q)}), 0)`];
+  for (const w of query.weighted) {
+    const own = w.terms.filter((t) => !counted.has(t) && !isStopTerm(t));
+    own.forEach((t) => counted.add(t));
+    if (own.length === 0) continue;
+    const printed = w.instead ? `${printedSql(w.terms, q)} AND NOT ${printedSql(w.instead, q)}` : printedSql(w.terms, q);
+    const weight = w.partWeight === w.weight && !w.instead ? String(w.weight) : `CASE WHEN ${printed} THEN ${w.weight} ELSE ${w.partWeight} END`;
+    parts.push(`${weight} * coalesce(sum(impact) FILTER (WHERE ${inSql(own, q)}), 0)`);
+  }
+  return parts.join(' + ');
+}
+
+const inSql = (terms: string[], q: Params): string => (terms.length ? terms.map((t) => `term = ${q.add(t)}`).join(' OR ') : 'false');
+
+/** Whether a document prints these terms in order (one term: holds it). */
+function printedSql(terms: string[], q: Params): string {
+  return terms.length === 1 ? `count(*) FILTER (WHERE term = ${q.add(terms[0])}) > 0` : `coalesce(len(${phrasePositions(terms, q)}) > 0, false)`;
 }
 
 /** A collection's postings part files, by the first term each holds (UTF-8 byte order: DuckDB's order of VARCHAR). */
@@ -72,8 +106,10 @@ function phrasePositions(phrase: string[], q: Params): string {
   return positions;
 }
 
+/** The query as searched: its terms, its quoted phrases, and each thesaurus expansion marked `~` (a lower weight). */
 export function interpreted(query: ParsedQuery): string[] {
-  return [query.terms.join(' '), ...query.phrases.map(phraseText)].filter((s) => s.length > 0);
+  const expansions = query.weighted.filter((w) => w.expansion).map((w) => `~${w.terms.length === 1 ? w.terms[0] : phraseText(w.terms)}`);
+  return [query.terms.join(' '), ...query.phrases.map(phraseText), ...expansions].filter((s) => s.length > 0);
 }
 
 export const round = (x: number) => Math.round(x * 10000) / 10000;

@@ -5,6 +5,7 @@ import { coverageOf } from './coverage.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
+import { fileNumbersIn, numberedPages } from './numbers.ts';
 import { snippet } from './snippet.ts';
 import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
@@ -39,15 +40,43 @@ export interface PageHit {
   score: number;
 }
 
-/** BM25 top-k over pages, with the total number of matching pages. */
+/**
+ * BM25 top-k over pages, with the total number of matching pages. A query naming a file (its file or enactment number,
+ * src/queries/numbers.ts) ranks the pages where that file's item is printed first: its meetings by their best page's
+ * score, each meeting's pages together by score; then every other match (a letter citing the file) by score.
+ */
 export async function rankPages(release: Release, p: { q: string; kind?: string; date?: string; limit: number } & YearRange) {
   const q = new Params();
   const m = await bm25(release, q, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
   const where = p.date ? `WHERE starts_with(doc_id, ${q.add(meetingIdPrefix(p.date))})` : '';
-  const rows = await release.pool.rows(
-    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(p.limit)}`, q);
-  return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
+  const top = (limit: number) => release.pool.rows(
+    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(limit)}`, q);
+  const files = await fileNumbersIn(release, p.q, m.query);
+  if (files.length === 0) {
+    const rows = await top(p.limit);
+    return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
+  }
+  // The named files' pages and the BM25 ranking at once; the pinned pages' scores are read where the ranking missed them.
+  const [numbered, rows] = await Promise.all([numberedPages(release, files, p), top(2 * p.limit)]);
+  const scores = new Map(rows.map((r) => [String(r.id), Number(r.score)]));
+  const missing = numbered.filter((n) => !scores.has(n.id)).map((n) => n.id);
+  let extra = missing.length;
+  if (missing.length) {
+    const qm = new Params();
+    const again = await bm25(release, qm, 'page', p.q, p, p.kind);
+    const found = await release.pool.rows(`SELECT doc_id, score FROM (${again.sql}) WHERE doc_id IN (${qm.list(missing)})`, qm);
+    for (const r of found) scores.set(String(r.doc_id), Number(r.score));
+    extra -= found.length;
+  }
+  const score = (id: string) => scores.get(id) ?? 0;
+  const best = new Map<string, number>();
+  for (const n of numbered) best.set(`${n.file} ${n.meeting}`, Math.max(best.get(`${n.file} ${n.meeting}`) ?? 0, score(n.id)));
+  const pinned = [...numbered].sort((a, b) => a.file - b.file || best.get(`${b.file} ${b.meeting}`)! - best.get(`${a.file} ${a.meeting}`)!
+    || a.meeting.localeCompare(b.meeting) || score(b.id) - score(a.id) || a.id.localeCompare(b.id));
+  const pinnedIds = new Set(pinned.map((n) => n.id));
+  const ids = [...pinned.map((n) => ({ id: n.id, score: score(n.id) })), ...rows.filter((r) => !pinnedIds.has(String(r.id))).map((r) => ({ id: String(r.id), score: Number(r.score) }))];
+  return { ids: ids.slice(0, p.limit), total: (rows.length ? Number(rows[0].total) : 0) + extra, query: m.query };
 }
 
 export async function searchPages(release: Release, links: Links, p: PageSearchParams) {

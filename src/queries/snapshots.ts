@@ -63,9 +63,9 @@ export const ENTITIES: Entity[] = [
   },
   {
     ...snapshotEntity('legislative-files'),
-    description: 'One record per file number: matter, titles, sponsors, every meeting it appeared at, its actions in order with roll-call tallies, the final action if any',
+    description: 'One record per file number: matter, titles, sponsors, every meeting it appeared at, its actions in order with roll-call tallies, the final action if any (from agendas and minutes); what Legistar says of it (legistar)',
     columns: () => `t.file_number, t.matter, t.item_type, t.titles, t.long_title, t.sponsors, t.enactment_numbers, t.first_meeting, t.last_meeting,
-      t.meetings, t.actions, t.final_action`,
+      t.meetings, t.actions, t.final_action, t.legistar`,
   },
 ];
 

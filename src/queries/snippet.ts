@@ -10,10 +10,12 @@ const STEP = 4;
 export function snippet(text: string, query: ParsedQuery): string {
   const tokens = text.split(/\s+/).filter((t) => t.length > 0);
   if (tokens.length === 0) return '';
-  const wanted = new Set(query.terms);
+  // Weighted phrases (compounds, thesaurus expansions) are marked like quoted ones; a one-word expansion like a term.
+  const weighted = query.weighted.map((w) => w.terms);
+  const wanted = new Set([...query.terms, ...weighted.filter((w) => w.length === 1).flat()]);
   // What each token matches, counted once per window: the scored term it holds, and the phrase it is part of.
   const matches = tokens.map((tok) => tokenTerms(tok).find((t) => wanted.has(t)) ?? null);
-  const phrases = phraseTokens(tokens, query.phrases);
+  const phrases = phraseTokens(tokens, [...query.phrases, ...weighted.filter((w) => w.length > 1)]);
   const hit = (i: number) => matches[i] !== null || phrases[i] !== null;
   let best = 0;
   let bestScore = -1;

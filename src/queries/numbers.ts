@@ -1,0 +1,138 @@
+// Numbers in a query resolved to the legislative files they name: a file number (`170240`) names its file, an
+// enactment, resolution or motion number (`178-16`, `M16-152`) the file the lake records it for (printed in the minutes,
+// or from Legistar). Page search ranks the pages where those files' items are printed first (numberedPages).
+// File numbers are read from the query as typed, enactment numbers from its analysed terms. An enactment number the
+// lake records for no file still names one where a page cites it with its file: `Motion No. M17-082 (File No. 170575)`.
+import { pageId } from '../../core/lake/ids.ts';
+import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
+import type { Release } from '../lake/release.ts';
+import { bm25 } from './bm25.ts';
+import { Params } from './sql.ts';
+import { textsById } from './texts.ts';
+
+/** An enactment number as analysed (core/text/analysis.ts): `178-16` (number-year), `m16-152` (motion: year-number). */
+const ENACTMENT = /^\p{L}?\d{1,4}-\d{2,4}$/u;
+
+/** The release's enactment numbers (as index terms) → their file numbers. */
+function enactmentsOf(release: Release): Promise<Map<string, string[]>> {
+  return release.memo('enactment-numbers', async () => {
+    const rows = await release.pool.rows(`
+      SELECT file_number, list_concat(enactment_numbers, CASE WHEN legistar.enactment_number IS NULL THEN [] ELSE [legistar.enactment_number] END) AS numbers
+      FROM legislative_files WHERE len(enactment_numbers) > 0 OR legistar.enactment_number IS NOT NULL`);
+    const files = new Map<string, string[]>();
+    for (const r of rows) {
+      for (const printed of r.numbers as string[]) {
+        for (const term of terms(printed).filter((t) => ENACTMENT.test(t))) {
+          const list = files.get(term) ?? files.set(term, []).get(term)!;
+          if (!list.includes(String(r.file_number))) list.push(String(r.file_number));
+        }
+      }
+    }
+    return files;
+  });
+}
+
+/** Pages read for citations of one enactment number, at most. */
+const CITING_PAGES = 20;
+
+/**
+ * The files that pages cite an enactment number for (`Ordinance No. 140-17 (File No. 170441)`), read from the pages
+ * printing it, in order of their scores.
+ */
+async function citedFiles(release: Release, term: string): Promise<string[]> {
+  const q = new Params();
+  const m = await bm25(release, q, 'page', term, { from: 0, to: 9999 });
+  const rows = await release.pool.rows(`SELECT doc_id FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ${CITING_PAGES}`, q);
+  const texts = await textsById(release, 'page', rows.map((r) => String(r.doc_id)));
+  const [, letter, first, second] = /^(\p{L}?)(\d+)-(\d+)$/u.exec(term)!;
+  const cited = new RegExp(`(?<![\\p{L}\\p{N}])${letter}0*${first}-${second}\\s*\\(\\s*File\\s+No\\.?\\s*(\\d{6})\\s*\\)`, 'giu');
+  const files = rows.flatMap((r) => [...(texts.get(String(r.doc_id)) ?? '').matchAll(cited)].map((c) => c[1]));
+  return [...new Set(files)];
+}
+
+/**
+ * A Board file number (two digits of the year, four of the file: `YYNNNN`) as typed: six digits on their own, not an
+ * amount (`$102480`; `$102,480` has no six-digit run, though analysis joins it) nor part of a longer number.
+ */
+const TYPED_FILE_NUMBER = /(?<![\d$]|\d[.,])\d{6}(?!\d|[.,]\d)/g;
+
+/**
+ * The file numbers a query names, in the order it names them: as typed, and for each enactment number the files the lake
+ * records it for or, failing that, the files pages cite it with. A typed number may name no file of the lake.
+ */
+export async function fileNumbersIn(release: Release, text: string, query: ParsedQuery): Promise<string[]> {
+  const files = [...text.matchAll(TYPED_FILE_NUMBER)].map((m) => m[0]);
+  const numbers = query.terms.filter((t) => ENACTMENT.test(t));
+  const enactments = numbers.length ? await enactmentsOf(release) : null;
+  for (const t of numbers) files.push(...(enactments?.get(t) ?? (await citedFiles(release, t))));
+  return [...new Set(files)];
+}
+
+/** The files of the lake a query names (fileNumbersIn, those the lake holds). */
+export async function namedFiles(release: Release, text: string): Promise<string[]> {
+  const files = await fileNumbersIn(release, text, parseQuery(text));
+  if (files.length === 0) return [];
+  const q = new Params();
+  const rows = await release.pool.rows(`SELECT file_number FROM legislative_files WHERE file_number IN (${q.list(files)})`, q);
+  const held = new Set(rows.map((r) => String(r.file_number)));
+  return files.filter((f) => held.has(f));
+}
+
+type Meeting = Record<string, unknown>;
+
+/** Files' meetings recently looked up, by release id and file number (a release never changes), least recent first. */
+const recentMeetings = new Map<string, Meeting[]>();
+const RECENT_MEETINGS = 1024;
+
+/**
+ * Each file's appearances (`legislative_files.meetings`; none for a file the release lacks). Reading them costs about
+ * as much as the ranking itself (nested lists), so the last RECENT_MEETINGS files asked for are kept.
+ */
+async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<string, Meeting[]>> {
+  const key = (f: string) => `${release.id} ${f}`;
+  const out = new Map<string, Meeting[]>();
+  for (const f of files) {
+    const hit = recentMeetings.get(key(f));
+    if (hit) out.set(f, hit);
+  }
+  const missing = files.filter((f) => !out.has(f));
+  if (missing.length) {
+    const q = new Params();
+    const rows = await release.pool.rows(`SELECT file_number, meetings FROM legislative_files WHERE file_number IN (${q.list(missing)})`, q);
+    const read = new Map(rows.map((r) => [String(r.file_number), r.meetings as Meeting[]]));
+    for (const f of missing) out.set(f, read.get(f) ?? []);
+  }
+  for (const f of files) {
+    recentMeetings.delete(key(f));
+    recentMeetings.set(key(f), out.get(f)!);
+  }
+  for (const k of recentMeetings.keys()) {
+    if (recentMeetings.size <= RECENT_MEETINGS) break;
+    recentMeetings.delete(k);
+  }
+  return out;
+}
+
+export interface NumberedPage { id: string; meeting: string; /** The file's place among the named files. */ file: number }
+
+/**
+ * The pages where these files' items are printed, each item from its first page to its last, within the years (and
+ * kind, meeting) asked; a page once, for its first file.
+ */
+export async function numberedPages(release: Release, files: string[], p: { from: number; to: number; kind?: string; date?: string }): Promise<NumberedPage[]> {
+  if (files.length === 0) return [];
+  const meetingsOf = await meetingsOfFiles(release, files);
+  const out = new Map<string, NumberedPage>();
+  files.forEach((f, file) => {
+    for (const m of meetingsOf.get(f)!) {
+      const meeting = String(m.meeting_date);
+      const year = Number(meeting.slice(0, 4));
+      if (year < p.from || year > p.to || (p.kind && m.kind !== p.kind) || (p.date && meeting !== p.date)) continue;
+      for (let page = Number(m.start_page); page <= Number(m.end_page); page++) {
+        const id = pageId(String(m.document_id), page);
+        if (!out.has(id)) out.set(id, { id, meeting, file });
+      }
+    }
+  });
+  return [...out.values()];
+}
