@@ -5,6 +5,7 @@ import { coverageOf } from './coverage.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
+import { rankShort } from './short-postings.ts';
 import { snippet } from './snippet.ts';
 import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
@@ -44,6 +45,8 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   const q = new Params();
   const m = await bm25(release, q, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
+  const short = await rankShort(release, 'page', m.query, p);
+  if (short) return { ...short, query: m.query };
   const where = p.date ? `WHERE starts_with(doc_id, ${q.add(meetingIdPrefix(p.date))})` : '';
   const rows = await release.pool.rows(
     `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(p.limit)}`, q);
