@@ -21,6 +21,12 @@ export function parsePageId(id: string): { documentId: string; page: number } | 
 export const itemId = (documentId: string, fileNumber: string, block: number): string =>
   `${documentId}-${fileNumber}${block > 1 ? `-${block}` : ''}`;
 
+/** SQL: the file number of the item id in `column` (its fifth `-` part: date has three, the kind none). */
+export const itemFileNumberSql = (column: string): string => `split_part(${column}, '-', 5)`;
+
+/** SQL: the meeting date (`YYYY-MM-DD`, as text) the item id in `column` begins with. */
+export const itemMeetingDateSql = (column: string): string => `left(${column}, 10)`;
+
 /** The `n`th roll call (from 1) of an item: `<itemId>-v<n>`. */
 export const rollCallId = (itemId: string, n: number): string => `${itemId}-v${n}`;
 

@@ -1,7 +1,7 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
 import { POSITIONS, type ActionType, type Position, type Result } from '../../core/lake/format.ts';
-import { itemOfRollCall, meetingIdPrefix, rollCallSequence } from '../../core/lake/ids.ts';
+import { itemFileNumberSql, itemMeetingDateSql, itemOfRollCall, meetingIdPrefix, rollCallSequence } from '../../core/lake/ids.ts';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { positionTable, voterRows, type PositionTable } from './aggregates/positions.ts';
 import type { Release } from '../lake/release.ts';
@@ -36,7 +36,11 @@ export interface ItemSearchParams extends RollCallFilters {
   limit: number;
 }
 
-const GROUP_KEY = { file: 'i.file_number', matter: 'lower(i.matter)' } as const;
+/** Per grouping: its key and the meeting date that orders a group, read from the item id where it can be (no join with items). */
+const GROUPING = {
+  file: { key: itemFileNumberSql('m.item_id'), date: itemMeetingDateSql('m.item_id'), join: '' },
+  matter: { key: 'lower(i.matter)', date: 'i.meeting_date', join: 'JOIN items i USING (item_id)' },
+} as const;
 
 type Row = Record<string, any>;
 
@@ -114,9 +118,9 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
     SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
     FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
     WITH grouped AS (
-      SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUP_KEY[p.groupBy]}))::INTEGER AS group_count,
-             row_number() OVER (PARTITION BY ${GROUP_KEY[p.groupBy]} ORDER BY m.score DESC, i.meeting_date DESC, m.item_id) AS rank_in_group
-      FROM (${matched}) m JOIN items i USING (item_id)
+      SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUPING[p.groupBy].key}))::INTEGER AS group_count,
+             row_number() OVER (PARTITION BY ${GROUPING[p.groupBy].key} ORDER BY m.score DESC, ${GROUPING[p.groupBy].date} DESC, m.item_id) AS rank_in_group
+      FROM (${matched}) m ${GROUPING[p.groupBy].join}
     )
     SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
