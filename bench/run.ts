@@ -577,8 +577,8 @@ export function table(r: BenchResults): string {
     for (const cls of SEARCH_CLASSES) {
       const h = s.search[cls];
       const e = s.engine[cls];
-      if (!h || !e) continue;
-      line(cls, f(h.c1.p50), f(h.c1.p95), f(h.c8.p50), f(h.c8.p95), f(e.ours.p50, 2), f(e.fts5.p50, 2), f(e.ratioP50, 2), f(e.oursNoTotal.p50, 2), f(e.overlap, 2));
+      if (!h && !e) continue; // a section left out by --only prints as —
+      line(cls, f(h?.c1.p50), f(h?.c1.p95), f(h?.c8.p50), f(h?.c8.p95), f(e?.ours.p50, 2), f(e?.fts5.p50, 2), f(e?.ratioP50, 2), f(e?.oursNoTotal.p50, 2), f(e?.overlap, 2));
     }
     out.push('');
     line('endpoint (c1, ms)', 'p50', 'p95', 'non-2xx');
