@@ -43,7 +43,7 @@ export function positionTable(release: Release): Promise<PositionTable> {
   return release.memo('position-table', async () => {
     const [{ n }] = await release.pool.rows(`SELECT count(*)::INTEGER AS n FROM positions WHERE supervisor_id IS NOT NULL`);
     const size = Number(n);
-    const datesSeen = new Set<string>();
+    const dates = new Dictionary();
     const files = new Dictionary();
     const rollCalls = new Dictionary();
     const names = new Dictionary();
@@ -52,7 +52,6 @@ export function positionTable(release: Release): Promise<PositionTable> {
       file: new Uint32Array(size), files: files.values, sequence: new Uint16Array(size), position: new Uint8Array(size),
       isFinal: new Uint8Array(size), rollCall: new Uint32Array(size), rollCalls: rollCalls.values, name: new Uint32Array(size), names: names.values,
     };
-    const dateOf: string[] = new Array(size);
     let i = 0;
     const rows = release.pool.stream(`
       SELECT p.supervisor_id AS v, p.year::INTEGER AS y, strftime(p.meeting_date, '%Y-%m-%d') AS d, p.file_number AS f, r.sequence::INTEGER AS s,
@@ -66,8 +65,7 @@ export function positionTable(release: Release): Promise<PositionTable> {
         if (span) span[1] = i + 1;
         else t.voters.set(v, [i, i + 1]);
         t.year[i] = Number(r.y);
-        dateOf[i] = String(r.d);
-        datesSeen.add(dateOf[i]);
+        t.date[i] = dates.of(String(r.d));
         t.file[i] = files.of(String(r.f));
         t.sequence[i] = Number(r.s);
         t.position[i] = POSITIONS.indexOf(r.p as Position);
@@ -77,9 +75,11 @@ export function positionTable(release: Release): Promise<PositionTable> {
         i++;
       }
     }
-    t.dates = [...datesSeen].sort();
-    const dateIndex = new Map(t.dates.map((d, k) => [d, k]));
-    for (let k = 0; k < i; k++) t.date[k] = dateIndex.get(dateOf[k])!;
+    // Dates renumbered in date order, so that comparing two rows' indexes compares their dates.
+    t.dates = [...dates.values].sort();
+    const order = new Map(t.dates.map((d, k) => [d, k]));
+    const rank = Uint32Array.from(dates.values, (d) => order.get(d)!);
+    for (let k = 0; k < i; k++) t.date[k] = rank[t.date[k]];
     return t;
   });
 }
