@@ -12,9 +12,9 @@ t.teardown(() => running.close());
 const release = running.lake.acquire();
 t.teardown(() => release.drop());
 
-async function bySql(text: string, f: { from: number; to: number; kind?: string; date?: string }) {
+async function bySql(text: string, f: { from: number; to: number; kind?: string; date?: string }, collection: 'page' | 'item' = 'page') {
   const q = new Params();
-  const m = await bm25(release, q, 'page', text, f, f.kind);
+  const m = await bm25(release, q, collection, text, f, f.kind);
   const where = f.date ? `WHERE starts_with(doc_id, ${q.add(`${f.date}-`)})` : '';
   const rows = await release.pool.rows(`SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT 20`, q);
   return { query: m.query, ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0 };
@@ -38,4 +38,16 @@ t.test('the same ranking as the SQL for short lists', async (t) => {
     t.ok(mem.ids.every((r, i) => Math.abs(r.score - sql.ids[i].score) < 1e-9), `${text}: the same scores`);
   }
   t.ok(ranked >= 8, `${ranked} of ${cases.length} queries ranked in memory`);
+});
+
+t.test('item search ranks the same in memory as in SQL, and answers the file asked for first', async (t) => {
+  for (const [text, f] of [['161169', all], ['Transbay', all], ['Cuomo Krueger', { ...all, date: '2016-11-01' }], ['"Transbay Block 8"', all]] as const) {
+    const sql = await bySql(text, f, 'item');
+    const mem = await rankShort(release, 'item', sql.query, { ...f, limit: 20 });
+    t.ok(mem, `${text}: ranked in memory`);
+    t.equal(mem?.total, sql.total, `${text}: total ${sql.total}`);
+    t.same(mem?.ids.map((r) => r.id), sql.ids.map((r) => r.id), `${text}: the same items in the same order`);
+  }
+  const body = await (await fetch(`${running.url}/api/items?q=161169&limit=3`)).json();
+  t.equal(body.results[0].fileNumber, '161169');
 });

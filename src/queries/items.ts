@@ -9,6 +9,7 @@ import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
+import { rankShort } from './short-postings.ts';
 import { Params } from './sql.ts';
 import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
@@ -113,8 +114,11 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   }
   const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
   const limit = q.add(p.limit);
+  // Ungrouped and unfiltered, short postings lists are ranked in memory (src/queries/short-postings.ts).
+  const plain = !m.empty && p.groupBy === 'none' && !voter && !p.final && !p.actionType && !p.result;
+  const short = plain ? await rankShort(release, 'item', m.query, { ...range, date: p.date, limit: p.limit }) : null;
   // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
-  const ranked = m.empty ? [] : await release.pool.rows(p.groupBy === 'none' ? `
+  const ranked = m.empty ? [] : short ? short.ids.map((r) => ({ item_id: r.id, score: r.score, group_count: 1, total: short.total })) : await release.pool.rows(p.groupBy === 'none' ? `
     SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
     FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
     WITH grouped AS (
