@@ -11,7 +11,7 @@ SINCE ?=
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve test typecheck lint bench clean fetch update corpus-synthetic fuzz soak chaos openapi-examples
+.PHONY: install lake serve serve-cluster test typecheck lint bench clean fetch update corpus-synthetic fuzz soak chaos openapi-examples
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -27,6 +27,10 @@ $(LAKE)/current:
 
 serve: install $(LAKE)/current
 	$(TSX) src/main.ts
+
+# REPLICAS (2) server processes over $(LAKE) behind nginx on $(PORT): load balancer and HTTP cache (deploy/README.md).
+serve-cluster: install $(LAKE)/current
+	$(TSX) deploy/cluster.ts
 
 # Type-checks, lints, runs the whole suite, then prints one line `N passed, N failed` (tap's assertion counts).
 test: install typecheck lint
@@ -89,7 +93,7 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/sql.ts core/roster.ts core
 lint: install
 	npx eslint --max-warnings 0 .
 	npx prettier --check $(PRETTIER_SCOPE)
-	npx madge --circular --no-spinner --extensions ts --ts-config tsconfig.json core src pipelines test bench scripts
+	npx madge --circular --no-spinner --extensions ts --ts-config tsconfig.json core src pipelines test bench scripts deploy
 	@if grep -r "from '../src\|from '../../src" pipelines/; then echo "lint: pipelines/ imports src/"; exit 1; fi
 	@if grep -rE "from '(\.\./)+http/" src/queries/; then echo "lint: src/queries/ imports src/http/"; exit 1; fi
 

@@ -3,7 +3,10 @@
 // table and writes bench/results.json. Every ratio is against a reference measured on the same machine in the same run.
 //   node --import tsx bench/run.ts [--scales 1,3,10] [--rebuild] [--load-seconds 60] [--load-tool wrk|node|auto]
 //                                  [--iterations N] [--profile] [--smoke --meetings 4] [--out FILE] [--build-only]
-//                                  [--snapshot-seconds 120] [--append]
+//                                  [--snapshot-seconds 120] [--append] [--only search,engine,endpoints,snapshots,load,front]
+//                                  [--front-seconds 20] [--replicas 2]
+// --only measures just those sections (the rest are left out of the results); `front` is the skewed mix against one
+// process with and without its answer cache and against REPLICAS processes behind nginx with and without its cache.
 // --append keeps the other scales already in the results file (SCALE=10 measured in a later run than 1 and 3).
 // --build-only generates the corpora and builds the lakes (timed, as a full run would) and stops: a later run reuses them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -26,6 +29,7 @@ import type { LoadResult } from './load.ts';
 import { formatJudged, runJudged, type JudgedResult } from './judged.ts';
 import { formatExtraction, measureExtraction, type ExtractionSets } from './extraction.ts';
 import { buildInputKey } from '../pipelines/input-key.ts';
+import { NGINX, startCluster } from '../deploy/cluster.ts';
 import { interpret } from '../src/queries/interpret.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,11 +53,20 @@ export interface BenchOptions {
   profile: boolean;
   /** Stop paging one snapshot entity after this long (the rate is then over the pages read; marked partial). */
   snapshotCapSeconds: number;
+  /** The sections measured (SECTIONS, all by default). */
+  only: Set<Section>;
+  /** Seconds of skewed load per front configuration; processes behind nginx. */
+  frontSeconds: number;
+  replicas: number;
   log: (line: string) => void;
 }
 
+export const SECTIONS = ['search', 'engine', 'endpoints', 'snapshots', 'load', 'front'] as const;
+export type Section = (typeof SECTIONS)[number];
+
 export function defaultOptions(over: Partial<BenchOptions> = {}): BenchOptions {
   return {
+    only: new Set(SECTIONS), frontSeconds: 20, replicas: 2,
     scales: [1], append: false, smoke: false, work: join(ROOT, 'bench', 'work'), corpusRoot: join(ROOT, 'bench', 'corpus'), out: join(ROOT, 'bench', 'results.json'),
     rebuild: false, loadSeconds: 60, loadTool: 'auto', loadConnections: 32, iterations: 20, perClass: 5, profile: false, snapshotCapSeconds: 120,
     log: (l) => process.stderr.write(l + '\n'), ...over,
@@ -147,10 +160,11 @@ async function ensureRelease(o: BenchOptions, scale: number, corpus: string): Pr
 
 interface Server { proc: ChildProcess; url: string; pid: number; lake: string }
 
-async function startServer(lake: string, contractChecks: boolean): Promise<Server> {
+/** A server process over `lake`; `answerCacheMb` 0 (the default): every request answered afresh. */
+async function startServer(lake: string, contractChecks: boolean, answerCacheMb = 0): Promise<Server> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LAKE: lake, PORT: '0', HOST: '127.0.0.1', WATCH_MS: '0', CONTRACT_CHECKS: contractChecks ? '1' : '0' },
+    env: { ...process.env, LAKE: lake, PORT: '0', HOST: '127.0.0.1', WATCH_MS: '0', CONTRACT_CHECKS: contractChecks ? '1' : '0', ANSWER_CACHE_MB: String(answerCacheMb) },
   });
   let err = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -369,6 +383,35 @@ function load(o: BenchOptions, url: string, paths: string[], work: string): Load
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as LoadResult;
 }
 
+/**
+ * A skewed mix over the mixed load's distinct paths: the path of rank k (in a fixed shuffled order) is asked about
+ * 1/(k+1) as often as the first, as a real audience asks a few questions often and most rarely (Zipf, s = 1).
+ */
+export function skewedMix(paths: string[], copies = 64): string[] {
+  let seed = 1;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const ranked = [...paths].sort(() => random() - 0.5);
+  const mix = ranked.flatMap((p, k) => Array<string>(Math.max(1, Math.round(copies / (k + 1)))).fill(p));
+  return mix.sort(() => random() - 0.5);
+}
+
+/** The skewed mix against one process (answer cache off, then on) and against replicas behind nginx (its cache off, then on). */
+async function measureFront(o: BenchOptions, server: Server, paths: string[], work: string): Promise<Record<string, LoadResult>> {
+  const mix = skewedMix(paths);
+  const run = (url: string) => load({ ...o, loadSeconds: o.frontSeconds }, url, mix, work);
+  const out: Record<string, LoadResult> = {};
+  o.log(`front: ${o.frontSeconds} s each over a skewed mix of ${paths.length} paths (${mix.length} requests a round)`);
+  out['1 process, answer cache off'] = run(server.url);
+  const cached = await startServer(server.lake, false, 64);
+  try { out['1 process, answer cache on'] = run(cached.url); } finally { await stopServer(cached); }
+  if (!existsSync(NGINX)) return out;
+  for (const cache of [false, true]) {
+    const cluster = await startCluster({ lake: server.lake, replicas: o.replicas, host: '127.0.0.1', port: 0, cache, answerCacheMb: cache ? 64 : 0, nginxWorkers: 1 });
+    try { out[`${o.replicas} processes behind nginx, caches ${cache ? 'on' : 'off'}`] = run(cluster.url); } finally { await cluster.close(); }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // One scale
 
@@ -385,6 +428,8 @@ export interface ScaleResult {
   endpoints: Record<string, HttpLatency & { path: string }>;
   snapshots: SnapshotResult[];
   load: (LoadResult & { note?: string }) | null;
+  /** The skewed mix per front configuration (one process, answer cache off/on; replicas behind nginx, cache off/on). */
+  front: Record<string, LoadResult & { note?: string }> | null;
   server: { rssAfterStartMb: number; peakRssMb: number };
   missing: string[];
   failures: string[];
@@ -421,19 +466,21 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
     o.log(`server: ${server.url} (pid ${server.pid}); deriving queries`);
     const set = await deriveQueries(release, o.perClass);
     if (o.profile) await explain(release, set, join(work, 'explain.txt'));
-    const fts = await buildFts(rel.dir, join(work, 'fts5.sqlite'));
-    o.log(`fts5: ${fts.pages} pages indexed in ${(fts.ms / 1000).toFixed(1)} s; measuring /api/search`);
-
     const search = {} as ScaleResult['search'];
-    for (const cls of SEARCH_CLASSES) {
+    for (const cls of o.only.has('search') ? SEARCH_CLASSES : []) {
       const paths = set.search[cls].map(searchPath);
       if (paths.length === 0) { missing.push(`search class '${cls}': no queries derived from this corpus`); continue; }
       search[cls] = { c1: await measure(client, paths, o.iterations, 1, failures), c8: await measure(client, paths, o.iterations, 8, failures) };
     }
-    o.log('engine: our BM25 SQL vs SQLite FTS5');
     const engine = {} as ScaleResult['engine'];
-    for (const cls of SEARCH_CLASSES) if (set.search[cls].length) engine[cls] = await engineClass(release, fts.db, set.search[cls], o.iterations);
-    fts.db.close();
+    let fts5Build = { pages: 0, ms: 0 };
+    if (o.only.has('engine')) {
+      const fts = await buildFts(rel.dir, join(work, 'fts5.sqlite'));
+      fts5Build = { pages: fts.pages, ms: Math.round(fts.ms) };
+      o.log(`fts5: ${fts.pages} pages indexed in ${(fts.ms / 1000).toFixed(1)} s; engine: our BM25 SQL vs SQLite FTS5`);
+      for (const cls of SEARCH_CLASSES) if (set.search[cls].length) engine[cls] = await engineClass(release, fts.db, set.search[cls], o.iterations);
+      fts.db.close();
+    }
 
     // Other endpoints: whatever the running server lists in its OpenAPI document.
     const openapi = JSON.parse((await client.get('/api/openapi.json')).bytes.toString('utf8')) as { paths: Record<string, unknown> };
@@ -459,13 +506,12 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
       ['/api/query', 'query (topic)', `/api/query?${new URLSearchParams({ q: topicOf(topic) })}`],
     ];
     const endpoints: ScaleResult['endpoints'] = {};
-    for (const [route, name, path] of cases) {
-      if (!has(route)) { if (!missing.includes(route)) missing.push(route); continue; }
-      endpoints[name] = { path, ...(await measure(client, [path], o.iterations * 2, 1, failures)) };
-    }
+    const served = cases.filter(([route]) => has(route));
+    for (const [route] of cases) if (!has(route) && !missing.includes(route)) missing.push(route);
+    for (const [, name, path] of o.only.has('endpoints') ? served : []) endpoints[name] = { path, ...(await measure(client, [path], o.iterations * 2, 1, failures)) };
 
     const snapshots: SnapshotResult[] = [];
-    if (has('/api/snapshots/{entity}')) {
+    if (!o.only.has('snapshots')) { /* not measured */ } else if (has('/api/snapshots/{entity}')) {
       o.log('snapshots: NDJSON vs DuckDB COPY (FORMAT json)');
       for (const e of ENTITIES) {
         try { snapshots.push(await snapshot(client, release, e, work, o.snapshotCapSeconds * 1000)); } catch (err) { failures.push((err as Error).message); }
@@ -476,18 +522,22 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
     const mix: string[] = [];
     for (const cls of SEARCH_CLASSES) for (const s of set.search[cls]) mix.push(searchPath(s));
     for (const id of set.pageIds.slice(0, 10)) mix.push(`/api/pages/${id}`);
-    for (const e of Object.values(endpoints)) if (!e.path.startsWith('/api/pages/')) mix.push(e.path, e.path);
-    o.log(`load: ${o.loadSeconds} s at ${o.loadConnections} connections over ${mix.length} paths`);
-    const loadResult = o.loadSeconds > 0 ? load(o, server.url, mix, work) : null;
+    for (const [, , path] of served) if (!path.startsWith('/api/pages/')) mix.push(path, path);
+    let loadResult: ScaleResult['load'] = null;
+    if (o.only.has('load') && o.loadSeconds > 0) {
+      o.log(`load: ${o.loadSeconds} s at ${o.loadConnections} connections over ${mix.length} paths`);
+      loadResult = load(o, server.url, mix, work);
+    }
     const { peakRssMb } = procStatus(server.pid);
+    const front = o.only.has('front') ? await measureFront(o, server, [...new Set(mix)], work) : null;
 
     const pdfs = manifestPdfs(corpus.dir);
     return {
       scale, meetings: o.meetings ?? null,
       corpus: { dir: corpus.dir, documents: pdfs.length, pages: pdfs.reduce((n, p) => n + p.pages, 0), generatedMs: corpus.generatedMs },
       release: { id: release.id, dir: rel.dir, reused: rel.reused, bytes: dirBytes(rel.dir) },
-      pipeline: rel.build, queries: set, search, engine, fts5Build: { pages: fts.pages, ms: Math.round(fts.ms) }, endpoints, snapshots,
-      load: loadResult, server: { rssAfterStartMb, peakRssMb }, missing, failures, loadavg: { start: loadStart, end: round(loadavg()[0]) },
+      pipeline: rel.build, queries: set, search, engine, fts5Build, endpoints, snapshots,
+      load: loadResult, front, server: { rssAfterStartMb, peakRssMb }, missing, failures, loadavg: { start: loadStart, end: round(loadavg()[0]) },
     };
   } finally {
     release.retire();
@@ -528,8 +578,8 @@ export function table(r: BenchResults): string {
     for (const cls of SEARCH_CLASSES) {
       const h = s.search[cls];
       const e = s.engine[cls];
-      if (!h || !e) continue;
-      line(cls, f(h.c1.p50), f(h.c1.p95), f(h.c8.p50), f(h.c8.p95), f(e.ours.p50, 2), f(e.fts5.p50, 2), f(e.ratioP50, 2), f(e.oursNoTotal.p50, 2), f(e.overlap, 2));
+      if (!h && !e) continue; // a section left out by --only prints as —
+      line(cls, f(h?.c1.p50), f(h?.c1.p95), f(h?.c8.p50), f(h?.c8.p95), f(e?.ours.p50, 2), f(e?.fts5.p50, 2), f(e?.ratioP50, 2), f(e?.oursNoTotal.p50, 2), f(e?.overlap, 2));
     }
     out.push('');
     line('endpoint (c1, ms)', 'p50', 'p95', 'non-2xx');
@@ -542,6 +592,7 @@ export function table(r: BenchResults): string {
       for (const n of s.snapshots) line(n.entity, `${n.records}${n.partial ? ` of ${n.copyRows} (stopped after ${f(n.ms / 1000)} s)` : ''}`, String(n.recordsPerSec), String(n.copyRowsPerSec), f(n.ratio, 3), `${f(n.firstPageMs)} → ${f(n.lastPageMs)}`);
     }
     out.push('');
+    for (const [name, l] of Object.entries(s.front ?? {})) out.push(`front, skewed mix (${l.connections} connections, ${l.seconds} s), ${name}: ${l.rps} req/s, p50 ${f(l.p50)} ms, p99 ${f(l.p99)} ms, non-2xx ${l.non2xx}, errors ${l.errors}`);
     if (s.load) out.push(`load (${s.load.tool}, ${s.load.connections} connections, ${s.load.seconds} s, mixed): ${s.load.rps} req/s, p50 ${f(s.load.p50)} ms, p99 ${f(s.load.p99)} ms, non-2xx ${s.load.non2xx}, errors ${s.load.errors}`);
     out.push(`server RSS: ${s.server.rssAfterStartMb} MB after start, peak ${s.server.peakRssMb} MB; release ${(s.release.bytes / 2 ** 20).toFixed(1)} MB on disk; FTS5 index built in ${f(s.fts5Build.ms / 1000)} s`);
     out.push(`machine load average (1 min): ${s.loadavg.start} at start, ${s.loadavg.end} at end (${r.machine.cpus} CPUs)`);
@@ -602,6 +653,9 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
       'build-only': { type: 'boolean', default: false },
       append: { type: 'boolean', default: false },
       'snapshot-seconds': { type: 'string' },
+      only: { type: 'string' },
+      'front-seconds': { type: 'string' },
+      replicas: { type: 'string' },
     },
   });
   const smoke = values.smoke;
@@ -616,6 +670,9 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
     iterations: Number(values.iterations ?? (smoke ? 2 : 20)),
     profile: values.profile,
     ...(values['snapshot-seconds'] ? { snapshotCapSeconds: Number(values['snapshot-seconds']) } : {}),
+    ...(values.only ? { only: new Set(values.only.split(',') as Section[]) } : {}),
+    frontSeconds: Number(values['front-seconds'] ?? (smoke ? 2 : 20)),
+    replicas: Number(values.replicas ?? 2),
     out: values.out ?? (smoke ? join(ROOT, 'bench', 'work', 'smoke', 'results.json') : join(ROOT, 'bench', 'results.json')),
   });
   if (o.scales.some((s) => !(s > 0))) throw new Error(`--scales: positive numbers, got '${values.scales}'`);

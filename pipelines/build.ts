@@ -11,6 +11,7 @@ import { ANALYSIS } from '../core/text/analysis.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
 import { readDocuments } from './extract/pool.ts';
 import { writeBm25 } from './index/bm25.ts';
+import { writeItemRecords } from './store/records.ts';
 import { LockHeld, takeLock } from './lock.ts';
 import { stage } from './progress.ts';
 import { writeChanges, type PreviousRelease } from './publish/changes.ts';
@@ -151,7 +152,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const embeddings = opts.embed === false ? null : await embedPages(db, staged, pages, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
     await dropTables(db);
 
-    const bar = quiet ? null : stage('tables', TABLES.length + 5);
+    const bar = quiet ? null : stage('tables', TABLES.length + 6);
     for (const table of TABLES) {
       let rows = ndjsonQuery(COLUMNS[table], rowFiles.path(table));
       if (READ_AGAIN.has(table)) {
@@ -163,6 +164,9 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined, rowGroupSize: KEYED_TABLES.has(table) ? KEYED_ROW_GROUP : undefined });
       bar?.tick();
     }
+    await mkdir(join(staged, INDEX_DIR), { recursive: true });
+    await writeItemRecords(db, join(staged, INDEX_DIR), scratch);
+    bar?.tick();
     await loadLegistar(db, opts.corpus);
     await loadLegislativeFiles(db);
     await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: KEYED_ROW_GROUP });
@@ -171,7 +175,6 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const changes = await writeChanges(db, previous, staged);
     await dropTables(db); // written out: the index stage needs the memory
     bar?.tick();
-    await mkdir(join(staged, INDEX_DIR), { recursive: true });
     for (const name of COLLECTIONS) {
       await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);
       bar?.tick();

@@ -23,6 +23,8 @@ export interface Config {
   embedding: EmbeddingSettings | null;
   /** Bounds on what one client can hold (README, Robustness); each defaults to DEFAULT_LIMITS. */
   limits?: Partial<Limits>;
+  /** Bytes of rendered answers kept in memory per release (src/http/answers.ts); 0 or absent: no answer cache. */
+  answerCacheBytes?: number;
 }
 
 export interface Limits {
@@ -67,6 +69,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     watchMs: Number(env.WATCH_MS ?? 2000),
     log: (line) => process.stdout.write(line + '\n'),
     embedding: embeddingFromEnv(env),
+    answerCacheBytes: Number(env.ANSWER_CACHE_MB ?? 64) * 1024 * 1024,
     limits: {
       headersTimeoutMs: Number(env.HEADERS_TIMEOUT_MS || DEFAULT_LIMITS.headersTimeoutMs),
       bodyTimeoutMs: Number(env.BODY_TIMEOUT_MS || DEFAULT_LIMITS.bodyTimeoutMs),

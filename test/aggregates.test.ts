@@ -230,3 +230,22 @@ t.test('each release decides its housing files once, in its own DuckDB instance'
   t.same(await housingAggregate(b, urls, params), first[0], 'the second release builds its own and answers alike');
   t.equal(await tableIn(b), 1);
 });
+
+t.test("every supervisor's totals from the in-memory position table equal a count over the lake's Parquet", async (t) => {
+  const expected = await rows(`
+    SELECT p.supervisor_id AS id, s.full_name AS name, p.position, count(*)::INTEGER AS n
+    FROM ${positions} p JOIN read_parquet('$LAKE/roll_calls/*/*.parquet', hive_partitioning = true) r USING (roll_call_id)
+      JOIN '$LAKE/supervisors.parquet' s USING (supervisor_id)
+    GROUP BY ALL ORDER BY ALL`);
+  const ids = [...new Set(expected.map((r) => r.id))];
+  t.ok(ids.length >= 11, `${ids.length} supervisors with recorded positions`);
+  for (const id of ids) {
+    const mine = expected.filter((r) => r.id === id);
+    const voter = encodeURIComponent(mine[0].name);
+    const byRollCall = await votes(`voter=${voter}&groupBy=roll-call&limit=1000`);
+    t.same(Object.entries(byRollCall.totals).filter(([, n]) => n).sort(), mine.map((r) => [r.position, r.n]).sort(), `${id}: every roll call counted by position`);
+    t.equal(byRollCall.voter.id, id);
+    const byFile = await votes(`voter=${voter}&limit=1000`);
+    t.equal(byFile.total, new Set(byRollCall.records.map((r: any) => r.fileNumber)).size, `${id}: one record per file`);
+  }
+});

@@ -1,6 +1,7 @@
 // Smoke test of `make bench`: a 4-meeting synthetic corpus through the generator, the pipeline, a real server, the
-// FTS5 reference, every measured endpoint and a short load from a separate process, so neither the generator nor the
-// bench can rot. It checks that every code path ran and answered; it never asserts on timings.
+// FTS5 reference, every measured endpoint, a short load from a separate process and the skewed mix against one process
+// and replicas behind nginx, so neither the generator nor the bench can rot. It checks that every code path ran and
+// answered; it never asserts on timings.
 import t from 'tap';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
   const out = join(work, 'results.json');
   const results = await runBench(defaultOptions({
-    smoke: true, meetings: 4, work, out, iterations: 1, perClass: 2, loadSeconds: 1, loadTool: 'node', loadConnections: 8, log: () => {},
+    smoke: true, meetings: 4, work, out, iterations: 1, perClass: 2, loadSeconds: 1, loadTool: 'node', loadConnections: 8, frontSeconds: 1, log: () => {},
   }));
   t.same(JSON.parse(readFileSync(out, 'utf8')).options.smoke, true, 'results.json written');
   t.equal(results.scales.length, 1);
@@ -39,6 +40,9 @@ t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
   t.ok(s.load && s.load.requests > 0, 'load ran from a separate process');
   t.equal(s.load?.non2xx, 0, 'no non-2xx under load');
   t.equal(s.load?.errors, 0, 'no errors under load');
+  const front = Object.entries(s.front ?? {});
+  t.ok(front.length >= 2, `the skewed mix ran against ${front.map(([k]) => k).join('; ')}`);
+  for (const [name, l] of front) t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `${name}: ${l.requests} requests, all 2xx`);
   t.ok(s.server.peakRssMb >= s.server.rssAfterStartMb && s.server.rssAfterStartMb > 0, 'server RSS read');
   t.match(table(results), /\| rare term \|/, 'the table prints');
 });

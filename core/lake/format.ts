@@ -285,6 +285,19 @@ export const INDEX_DIR = 'index';
 /** A collection's text store: each document's text raw-deflated, at `text_offset` / `text_bytes` of its docs table. */
 export const textStoreFile = (c: Collection): string => `${c}_text.bin`;
 
+/**
+ * The item record store (`index/item_records.bin`): each item's whole record, its row and its roll calls in order as
+ * JSON (`{"item": {…}, "roll_calls": [{…}]}`, lake column names), raw-deflated, in item_id order, at `record_offset` /
+ * `record_bytes` of `item_record_refs`: a lookup by id reads a few bytes instead of decoding Parquet row groups.
+ */
+export const ITEM_RECORD_STORE = 'item_records.bin';
+export const ITEM_RECORD_REFS = 'item_record_refs';
+export const ITEM_RECORD_REF_COLUMNS = {
+  item_id: 'VARCHAR',
+  record_offset: 'BIGINT',
+  record_bytes: 'INTEGER',
+} as const;
+
 // ---------------------------------------------------------------------------------------------------------------
 // The manifest
 

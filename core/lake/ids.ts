@@ -21,12 +21,23 @@ export function parsePageId(id: string): { documentId: string; page: number } | 
 export const itemId = (documentId: string, fileNumber: string, block: number): string =>
   `${documentId}-${fileNumber}${block > 1 ? `-${block}` : ''}`;
 
+/** SQL: the file number of the item id in `column` (its fifth `-` part: date has three, the kind none). */
+export const itemFileNumberSql = (column: string): string => `split_part(${column}, '-', 5)`;
+
+/** SQL: the meeting date (`YYYY-MM-DD`, as text) the item id in `column` begins with. */
+export const itemMeetingDateSql = (column: string): string => `left(${column}, 10)`;
+
 /** The `n`th roll call (from 1) of an item: `<itemId>-v<n>`. */
 export const rollCallId = (itemId: string, n: number): string => `${itemId}-v${n}`;
 
-/** SQL: the sequence number `n` of the roll call id in `column` (`…-v<n>`), or NULL. */
-export const rollCallSequenceSql = (column: string): string =>
-  `CAST(regexp_extract(${column}, '-v([0-9]+)$', 1) AS INTEGER)`;
+/** The item of a roll call id (`<itemId>-v<n>`). */
+export const itemOfRollCall = (id: string): string => id.replace(/-v[0-9]+$/, '');
+
+/** The sequence number `n` of a roll call id (`…-v<n>`), or null. */
+export function rollCallSequence(id: string | null): number | null {
+  const m = id === null ? null : /-v([0-9]+)$/.exec(id);
+  return m ? Number(m[1]) : null;
+}
 
 /** One supervisor's recorded position in a roll call: `<rollCallId>-<supervisor id, or the slug of the recorded name>`. */
 export const positionId = (rollCallId: string, supervisor: string): string => `${rollCallId}-${supervisor}`;

@@ -9,6 +9,7 @@ import { Overloaded, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
 import { notFoundHtml } from '../render/html/problems.ts';
 import { checkResponse } from '../schemas.ts';
+import { answersOf } from './answers.ts';
 import { etagOf, notModified } from './cache.ts';
 import { compression } from './compress.ts';
 import { Downloads } from './downloads.ts';
@@ -114,6 +115,11 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       if (ctx.status === 404 && ctx.body === undefined) problem(ctx, 404, 'Not found', `no resource at ${ctx.path}`);
     } catch (e) {
       const p = toProblem(e);
+      // A failure of the server is not an answer any cache may keep (a 4xx is: it is a function of the request).
+      if (!p || p.status >= 500) {
+        ctx.remove('ETag');
+        ctx.set('Cache-Control', 'no-store');
+      }
       if (p) {
         for (const [k, v] of Object.entries(p.headers)) ctx.set(k, v);
         problem(ctx, p.status, p.title, p.detail, p.extra, p.type);
@@ -181,13 +187,23 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
     const etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;
     ctx.set('ETag', etag);
-    ctx.set('Cache-Control', 'public, max-age=60');
+    // Pinned to a release, the answer never changes; the current release may be replaced, so a minute's freshness.
+    ctx.set('Cache-Control', typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60');
     ctx.vary('Accept');
     if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === etag || t === '*' || t === `W/${etag}`)) {
       ctx.status = 304;
       return;
     }
     const urls = (ctx.state as State).urls;
+    const answers = await answersOf(release, config.answerCacheBytes ?? 0);
+    const key = `${urls.base}\n${ctx.url}\n${format}`;
+    const cached = answers?.get(key);
+    if (cached) {
+      if (cached.link) ctx.set('Link', cached.link);
+      ctx.type = cached.type;
+      ctx.body = cached.text;
+      return;
+    }
     const body = ep.query ? await ep.query(release, urls, params) : await ep.handler!({ release, urls, params, path, ctx });
     const next = nextQuery(ctx, body);
     if (next) ctx.set('Link', `<${urls.api(ctx.path, { ...(ctx.query as Record<string, string>), ...next })}>; rel="next"`);
@@ -196,10 +212,13 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       const violations = checkResponse(ep.response, body);
       if (violations.length) throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
     }
-    if (format === 'md') {
-      ctx.type = 'text/markdown; charset=utf-8';
-      ctx.body = ep.markdown!(body);
-    } else ctx.body = body;
+    const link = ctx.response.get('Link') ?? '';
+    const answer = format === 'md'
+      ? { type: 'text/markdown; charset=utf-8', text: ep.markdown!(body), link }
+      : { type: 'application/json; charset=utf-8', text: JSON.stringify(body), link };
+    answers?.set(key, answer);
+    ctx.type = answer.type;
+    ctx.body = answer.text;
   };
 
   for (const ep of endpoints) {

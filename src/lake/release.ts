@@ -12,7 +12,11 @@ import { ANALYSIS } from '../../core/text/analysis.ts';
 import { Pool, uncancelled } from './pool.ts';
 
 /** How the server opens a release: its pool, and the endpoint that embeds queries for hybrid search (none: null). */
-export interface ReleaseSettings { poolSize: number; queueLimit: number; queryTimeoutMs: number; embedding?: EmbeddingSettings | null }
+export interface ReleaseSettings {
+  poolSize: number; queueLimit: number; queryTimeoutMs: number; embedding?: EmbeddingSettings | null;
+  /** Started on each release once it opens: per-release tables read ahead of the first request that needs them. */
+  warm?: (release: Release) => void;
+}
 
 /** The SQL that exposes one manifest table as a view: hive-partitioned directories keep their `year` column. */
 function viewSql(dir: string, name: string, files: ManifestFile[]): string {
@@ -120,7 +124,9 @@ export class Release {
     }
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs);
-    return new Release(manifest.releaseId, dir, manifest, settings, pool, instance, spillDir);
+    const release = new Release(manifest.releaseId, dir, manifest, settings, pool, instance, spillDir);
+    settings.warm?.(release);
+    return release;
   }
 
   private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();

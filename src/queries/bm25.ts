@@ -68,7 +68,7 @@ interface Parts { first: Buffer[]; files: string[] }
  * The postings holding these terms: the part files their terms fall in, or the whole table (a release written in one
  * file, or a collection with no postings at all, whose table is one empty file).
  */
-async function postingsOf(release: Release, collection: Collection, terms: string[]): Promise<string> {
+export async function postingsOf(release: Release, collection: Collection, terms: string[]): Promise<string> {
   const parts = await release.memo(`postings-parts:${collection}`, async (): Promise<Parts | null> => {
     const files = release.manifest.tables[indexTable(collection, 'postings')].files;
     if (!files.some((f) => POSTINGS_PART.test(f.path))) return null;

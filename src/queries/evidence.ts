@@ -22,9 +22,11 @@ export async function evidenceBundle(release: Release, links: Links, p: { q: str
   // With no subject words left, a named voter's surname still finds their roll calls (item text prints the names).
   const words = i.searchQuery || voter?.surname || p.q;
   const years = { from: i.fromYear, to: i.toYear };
+  const plainItems = () => searchItems(release, links, { q: words, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT });
+  // With a voter, the items without the voter filter are shown only when none has their roll call: asked only then.
   const [coverage, items, votes, pageMatches, publicComments] = await Promise.all([
     coverageOf(release, years),
-    searchItems(release, links, { q: words, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT }),
+    voter ? null : plainItems(),
     voter
       ? searchItems(release, links, { q: words, voter: voter.fullName, position: i.recordedPosition ?? undefined, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT })
       : null,
@@ -32,12 +34,13 @@ export async function evidenceBundle(release: Release, links: Links, p: { q: str
     i.commentIntent ? searchComments(release, links, { q: words, ...years, limit: LIMIT }) : null,
   ]);
   const votesShown = votes !== null && votes.total > 0;
+  const legislativeItems = votesShown ? votes! : (items ?? (await plainItems()));
   return {
     coverage,
     question: p.q,
     interpretation: i,
     guidance: guidance(links, x, words, coverage, { votes: votes?.total ?? null, votesShown }),
-    legislativeItems: votesShown ? votes! : items,
+    legislativeItems,
     pageMatches,
     publicComments,
   };

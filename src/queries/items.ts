@@ -1,14 +1,17 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
-import type { ActionType, Position, Result } from '../../core/lake/format.ts';
-import { meetingIdPrefix, rollCallSequenceSql, yearOfId } from '../../core/lake/ids.ts';
+import { POSITIONS, type ActionType, type Position, type Result } from '../../core/lake/format.ts';
+import { itemFileNumberSql, itemMeetingDateSql, itemOfRollCall, meetingIdPrefix, rollCallSequence } from '../../core/lake/ids.ts';
+import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { positionTable, voterRows, type PositionTable } from './aggregates/positions.ts';
 import type { Release } from '../lake/release.ts';
 import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
+import { rankShort } from './short-postings.ts';
 import { Params } from './sql.ts';
-import { textsById } from './texts.ts';
+import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
 import { resolveVoter } from './supervisors.ts';
 import { coverageOf } from './coverage.ts';
@@ -34,22 +37,11 @@ export interface ItemSearchParams extends RollCallFilters {
   limit: number;
 }
 
-const GROUP_KEY = { file: 'i.file_number', matter: 'lower(i.matter)' } as const;
-
-export const ROLL_CALL_COLUMNS = `r.roll_call_id AS id, r.item_id AS "itemId", r.sequence::INTEGER AS sequence, r.action, r.action_type AS "actionType",
-  r.result, r.is_final AS "isFinal", ${rollCallSequenceSql('r.rescinded_by')} AS "rescindedBy",
-  r.ayes, r.noes, r.absent, r.excused, r.page::INTEGER AS page, r.shared_vote AS "sharedVote", r.count_mismatch AS "countMismatch"`;
-
-const ITEM_COLUMNS = `i.item_id AS id, i.document_id AS "documentId", strftime(i.meeting_date, '%Y-%m-%d') AS "meetingDate", i.year::INTEGER AS year,
-  i.kind, i.file_number AS "fileNumber", i.title, i.sponsors, i.long_title AS "longTitle", i.matter, i.item_type AS "itemType",
-  i.section, i.start_page::INTEGER AS "startPage", i.end_page::INTEGER AS "endPage", i.text, i.enactment_numbers AS "enactmentNumbers",
-  i.status_lines AS "statusLines", i.amounts, i.housing_units AS "housingUnits", i.addresses, i.parties, i.unit_mentions AS "unitMentions",
-  i.official_url AS "officialUrl"`;
-
-/** What a search result shows of an item: no texts, none of the lists only the record carries (each list column costs decoding). */
-const ITEM_SUMMARY_COLUMNS = `i.item_id AS id, strftime(i.meeting_date, '%Y-%m-%d') AS "meetingDate", i.year::INTEGER AS year, i.kind,
-  i.file_number AS "fileNumber", i.title, i.sponsors, i.matter, i.item_type AS "itemType", i.start_page::INTEGER AS "startPage",
-  i.end_page::INTEGER AS "endPage", i.amounts, i.housing_units AS "housingUnits", i.addresses, i.parties, i.official_url AS "officialUrl"`;
+/** Per grouping: its key and the meeting date that orders a group, read from the item id where it can be (no join with items). */
+const GROUPING = {
+  file: { key: itemFileNumberSql('m.item_id'), date: itemMeetingDateSql('m.item_id'), join: '' },
+  matter: { key: 'lower(i.matter)', date: 'i.meeting_date', join: 'JOIN items i USING (item_id)' },
+} as const;
 
 type Row = Record<string, any>;
 
@@ -60,7 +52,21 @@ const extracted = (r: Row) => ({
   parties: r.parties ?? [],
 });
 
-export const rollCall = ({ itemId, ...r }: Row) => r;
+/** A roll call as answers show it, from its stored row (lake column names). */
+export const rollCall = (r: Row) => ({
+  id: r.roll_call_id, sequence: r.sequence, action: r.action, actionType: r.action_type, result: r.result, isFinal: r.is_final,
+  rescindedBy: rollCallSequence(r.rescinded_by), ayes: r.ayes, noes: r.noes, absent: r.absent, excused: r.excused, page: r.page,
+  sharedVote: r.shared_vote, countMismatch: r.count_mismatch,
+});
+
+/** An item record as answers show it (with its text, lists and roll calls; search results pick from it). */
+const itemOf = ({ item: i, roll_calls }: StoredItem): Row => ({
+  id: i.item_id, documentId: i.document_id, meetingDate: i.meeting_date, year: i.year, kind: i.kind, fileNumber: i.file_number,
+  title: i.title, sponsors: i.sponsors, longTitle: i.long_title, matter: i.matter, itemType: i.item_type, section: i.section,
+  startPage: i.start_page, endPage: i.end_page, text: i.text, enactmentNumbers: i.enactment_numbers, statusLines: i.status_lines,
+  amounts: i.amounts, housingUnits: i.housing_units, addresses: i.addresses, parties: i.parties, unitMentions: i.unit_mentions,
+  officialUrl: i.official_url, rollCalls: roll_calls.map(rollCall),
+});
 
 /**
  * The SQL condition that the item `itemId` (a column) has one roll call matching the filters, with `voter`'s recorded
@@ -82,20 +88,10 @@ export function rollCallFilter(p: RollCallFilters & { voter?: string; position?:
   return `EXISTS (SELECT 1 FROM roll_calls r${join} WHERE r.item_id = ${itemId} AND ${where.join(' AND ')})`;
 }
 
-/** Item rows with their roll calls: whole records, or `summary` for search results (their text is in the text store). */
-async function itemsById(release: Release, ids: string[], summary = false): Promise<Map<string, Row>> {
-  if (ids.length === 0) return new Map();
-  const q = new Params();
-  const marks = q.list(ids);
-  const years = [...new Set(ids.map(yearOfId))];
-  const inYears = years.includes(null) ? '' : `AND year IN (${q.list(years as number[])})`;
-  const [items, rolls] = await Promise.all([
-    release.pool.rows(`SELECT ${summary ? ITEM_SUMMARY_COLUMNS : ITEM_COLUMNS} FROM items i WHERE i.item_id IN (${marks}) ${inYears}`, q),
-    release.pool.rows(`SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.item_id IN (${marks}) ${inYears} ORDER BY r.item_id, r.sequence`, q),
-  ]);
-  const byId = new Map(items.map((r) => [String(r.id), { ...r, rollCalls: [] as Row[] }]));
-  for (const r of rolls) byId.get(String(r.itemId))?.rollCalls.push(rollCall(r));
-  return byId;
+/** Item records with their roll calls, by id, from the release's item record store (src/queries/texts.ts). */
+async function itemsById(release: Release, ids: string[]): Promise<Map<string, Row>> {
+  const stored = await itemRecordsById(release, ids);
+  return new Map([...stored].map(([id, r]) => [id, itemOf(r)]));
 }
 
 export async function searchItems(release: Release, links: Links, p: ItemSearchParams) {
@@ -106,25 +102,36 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   const m = await bm25(release, q, 'item', p.q, range);
   const conditions: string[] = [];
   if (p.date) conditions.push(`starts_with(h.doc_id, ${q.add(meetingIdPrefix(p.date))})`);
-  const rolls = rollCallFilter({ ...p, voter: voter?.id }, q, 'h.doc_id');
-  if (rolls) conditions.push(rolls);
+  const table = voter ? await positionTable(release) : null;
+  if (table && voter && !p.actionType && !p.result) {
+    // The voter's items from the in-memory position table: no scan of the positions Parquet per request.
+    const rows = voterRows(table, voter.id, { from: range.from, to: range.to, position: p.position, final: p.final });
+    const ids = [...new Set(rows.map((i) => itemOfRollCall(table.rollCalls[table.rollCall[i]])))];
+    conditions.push(`h.doc_id IN (SELECT unnest(${q.add(listValue(ids), LIST(VARCHAR))}))`);
+  } else {
+    const rolls = rollCallFilter({ ...p, voter: voter?.id }, q, 'h.doc_id');
+    if (rolls) conditions.push(rolls);
+  }
   const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
   const limit = q.add(p.limit);
+  // Ungrouped and unfiltered, short postings lists are ranked in memory (src/queries/short-postings.ts).
+  const plain = !m.empty && p.groupBy === 'none' && !voter && !p.final && !p.actionType && !p.result;
+  const short = plain ? await rankShort(release, 'item', m.query, { ...range, date: p.date, limit: p.limit }) : null;
   // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
-  const ranked = m.empty ? [] : await release.pool.rows(p.groupBy === 'none' ? `
+  const ranked = m.empty ? [] : short ? short.ids.map((r) => ({ item_id: r.id, score: r.score, group_count: 1, total: short.total })) : await release.pool.rows(p.groupBy === 'none' ? `
     SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
     FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
     WITH grouped AS (
-      SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUP_KEY[p.groupBy]}))::INTEGER AS group_count,
-             row_number() OVER (PARTITION BY ${GROUP_KEY[p.groupBy]} ORDER BY m.score DESC, i.meeting_date DESC, m.item_id) AS rank_in_group
-      FROM (${matched}) m JOIN items i USING (item_id)
+      SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUPING[p.groupBy].key}))::INTEGER AS group_count,
+             row_number() OVER (PARTITION BY ${GROUPING[p.groupBy].key} ORDER BY m.score DESC, ${GROUPING[p.groupBy].date} DESC, m.item_id) AS rank_in_group
+      FROM (${matched}) m ${GROUPING[p.groupBy].join}
     )
     SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
 
   const ids = ranked.map((r) => String(r.item_id));
-  const [records, texts, coverage] = await Promise.all([itemsById(release, ids, true), textsById(release, 'item', ids), coverageOf(release, range, p.date)]);
-  const positions = voter ? await voterPositions(release, voter.id, ranked.map((r) => String(r.item_id))) : new Map<string, Row[]>();
+  const [records, texts, coverage] = await Promise.all([itemsById(release, ids), textsById(release, 'item', ids), coverageOf(release, range, p.date)]);
+  const positions = table && voter ? voterPositions(table, voter.id, records) : new Map<string, Row[]>();
   const results = ranked.map((r) => {
     const item = records.get(String(r.item_id))!;
     return {
@@ -166,14 +173,19 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   };
 }
 
-async function voterPositions(release: Release, supervisorId: string, itemIds: string[]): Promise<Map<string, Row[]>> {
+/** Every recorded position of the voter on these items (whatever the filters), by roll call id, with its action. */
+function voterPositions(t: PositionTable, supervisorId: string, records: Map<string, Row>): Map<string, Row[]> {
   const out = new Map<string, Row[]>();
-  if (itemIds.length === 0) return out;
-  const q = new Params();
-  const rows = await release.pool.rows(`
-    SELECT item_id AS "itemId", roll_call_id AS "rollCallId", name_as_recorded AS "nameAsRecorded", position, action, action_type AS "actionType", is_final AS "isFinal", page::INTEGER AS page
-    FROM positions WHERE supervisor_id = ${q.add(supervisorId)} AND item_id IN (${q.list(itemIds)}) ORDER BY roll_call_id`, q);
-  for (const { itemId, ...r } of rows) (out.get(String(itemId)) ?? out.set(String(itemId), []).get(String(itemId))!).push(r);
+  const [start, end] = t.voters.get(supervisorId) ?? [0, 0];
+  for (let i = start; i < end; i++) {
+    const rollCallId = t.rollCalls[t.rollCall[i]];
+    const itemId = itemOfRollCall(rollCallId);
+    const rc = records.get(itemId)?.rollCalls.find((r: Row) => r.id === rollCallId);
+    if (!rc) continue;
+    const row = { rollCallId, nameAsRecorded: t.names[t.name[i]], position: POSITIONS[t.position[i]], action: rc.action, actionType: rc.actionType, isFinal: t.isFinal[i] === 1, page: rc.page };
+    (out.get(itemId) ?? out.set(itemId, []).get(itemId)!).push(row);
+  }
+  for (const list of out.values()) list.sort((a, b) => (a.rollCallId < b.rollCallId ? -1 : a.rollCallId > b.rollCallId ? 1 : 0));
   return out;
 }
 

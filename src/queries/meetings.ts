@@ -5,7 +5,8 @@ import type { Release } from '../lake/release.ts';
 import { meetingsCoverage, spanOf } from './coverage.ts';
 import type { Links } from './links.ts';
 import { documentsOf } from './pages.ts';
-import { ROLL_CALL_COLUMNS, rollCallFilter, rollCall, type RollCallFilters } from './items.ts';
+import { rollCallFilter, rollCall, type RollCallFilters } from './items.ts';
+import { itemRecordsById } from './texts.ts';
 import { Params } from './sql.ts';
 import { yearRange } from './years.ts';
 import { InvalidParameter } from './errors.ts';
@@ -60,8 +61,6 @@ export async function listMeetings(release: Release, links: Links, p: MeetingLis
 
 export type MeetingParams = RollCallFilters;
 
-type Row = Record<string, any>;
-
 /** One meeting, or null when the lake holds no document of that date. */
 export async function getMeeting(release: Release, links: Links, date: string, p: MeetingParams) {
   const all = await meetingsCoverage(release);
@@ -72,9 +71,8 @@ export async function getMeeting(release: Release, links: Links, date: string, p
   const itemsFrom = meeting.documents.find((id) => docs.get(id)?.kind === 'minutes') ?? meeting.documents[0];
   const qi = new Params();
   const filter = rollCallFilter(p, qi, 'i.item_id');
-  const qr = new Params();
   const qc = new Params();
-  const [items, rollCalls, comments] = await Promise.all([
+  const [items, comments] = await Promise.all([
     release.pool.rows(
       `
       SELECT i.item_id AS id, i.sequence::INTEGER AS sequence, i.file_number AS "fileNumber", i.title, i.item_type AS "itemType",
@@ -85,10 +83,6 @@ export async function getMeeting(release: Release, links: Links, date: string, p
       qi,
     ),
     release.pool.rows(
-      `SELECT ${ROLL_CALL_COLUMNS} FROM roll_calls r WHERE r.document_id = ${qr.add(itemsFrom)} AND r.year = ${qr.add(meeting.year)} ORDER BY r.item_id, r.sequence`,
-      qr,
-    ),
-    release.pool.rows(
       `
       SELECT comment_id AS id, sequence::INTEGER AS sequence, speaker, statement, file_number AS "fileNumber", page::INTEGER AS page,
              official_url AS "officialUrl"
@@ -96,9 +90,10 @@ export async function getMeeting(release: Release, links: Links, date: string, p
       qc,
     ),
   ]);
-  const byItem = new Map<string, Row[]>();
-  for (const r of rollCalls)
-    (byItem.get(String(r.itemId)) ?? byItem.set(String(r.itemId), []).get(String(r.itemId))!).push(rollCall(r));
+  const records = await itemRecordsById(
+    release,
+    items.map((i) => String(i.id)),
+  );
   const { date: _date, year: _year, documents: _documents, ...holds } = meeting;
   return {
     date,
@@ -114,7 +109,7 @@ export async function getMeeting(release: Release, links: Links, date: string, p
     items: items.map((i) => ({
       ...i,
       transcriptUrl: links.item(String(i.id)),
-      rollCalls: byItem.get(String(i.id)) ?? [],
+      rollCalls: (records.get(String(i.id))?.roll_calls ?? []).map(rollCall),
     })),
     comments: comments.map((c) => ({ ...c, transcriptUrl: links.comment(String(c.id)) })),
     transcriptUrl: links.meeting(date),

@@ -6,6 +6,7 @@ import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { fileNumbersIn, numberedPages } from './numbers.ts';
+import { rankShort } from './short-postings.ts';
 import { snippet } from './snippet.ts';
 import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
@@ -50,16 +51,16 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   const m = await bm25(release, q, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
   const where = p.date ? `WHERE starts_with(doc_id, ${q.add(meetingIdPrefix(p.date))})` : '';
-  const top = (limit: number) => release.pool.rows(
-    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(limit)}`, q);
+  // Short postings lists are ranked in memory (src/queries/short-postings.ts), longer ones by the SQL.
+  const top = async (limit: number) =>
+    (await rankShort(release, 'page', m.query, { ...p, limit })) ?? totalled(await release.pool.rows(
+      `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(limit)}`, q));
   const files = await fileNumbersIn(release, p.q, m.query);
-  if (files.length === 0) {
-    const rows = await top(p.limit);
-    return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0, query: m.query };
-  }
+  if (files.length === 0) return { ...(await top(p.limit)), query: m.query };
   // The named files' pages and the BM25 ranking at once; the pinned pages' scores are read where the ranking missed them.
-  const [numbered, rows] = await Promise.all([numberedPages(release, files, p), top(2 * p.limit)]);
-  const scores = new Map(rows.map((r) => [String(r.id), Number(r.score)]));
+  const [numbered, ranked] = await Promise.all([numberedPages(release, files, p), top(2 * p.limit)]);
+  const rows = ranked.ids;
+  const scores = new Map(rows.map((r) => [r.id, r.score]));
   const missing = numbered.filter((n) => !scores.has(n.id)).map((n) => n.id);
   let extra = missing.length;
   if (missing.length) {
@@ -75,8 +76,12 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   const pinned = [...numbered].sort((a, b) => a.file - b.file || best.get(`${b.file} ${b.meeting}`)! - best.get(`${a.file} ${a.meeting}`)!
     || a.meeting.localeCompare(b.meeting) || score(b.id) - score(a.id) || a.id.localeCompare(b.id));
   const pinnedIds = new Set(pinned.map((n) => n.id));
-  const ids = [...pinned.map((n) => ({ id: n.id, score: score(n.id) })), ...rows.filter((r) => !pinnedIds.has(String(r.id))).map((r) => ({ id: String(r.id), score: Number(r.score) }))];
-  return { ids: ids.slice(0, p.limit), total: (rows.length ? Number(rows[0].total) : 0) + extra, query: m.query };
+  const ids = [...pinned.map((n) => ({ id: n.id, score: score(n.id) })), ...rows.filter((r) => !pinnedIds.has(r.id))];
+  return { ids: ids.slice(0, p.limit), total: ranked.total + extra, query: m.query };
+}
+
+function totalled(rows: Record<string, unknown>[]): { ids: { id: string; score: number }[]; total: number } {
+  return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0 };
 }
 
 export async function searchPages(release: Release, links: Links, p: PageSearchParams) {

@@ -1,30 +1,21 @@
-// Document text for snippets, read by offset from the release's text store (`index/<collection>_text.bin`, each
-// text raw-deflated): a few small reads instead of decoding whole Parquet row groups of text. Where each text lies
-// (`<collection>_docs`: doc_id, text_offset, text_bytes) is read once per release into sorted arrays, so a search
-// spends no query on it.
+// Stores read by offset: document texts for snippets (`index/<collection>_text.bin`, each text raw-deflated) and item
+// records (`index/item_records.bin`): a few small reads instead of decoding whole Parquet row groups. Where each entry
+// lies (an id, an offset and a length, from `<collection>_docs` or `item_record_refs`) is read once per release into
+// sorted arrays, so a lookup spends no query on it.
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { Release } from '../lake/release.ts';
-import { INDEX_DIR, indexTable, textStoreFile, type Collection } from '../../core/lake/format.ts';
+import { INDEX_DIR, indexTable, ITEM_RECORD_REFS, ITEM_RECORD_STORE, textStoreFile, type Collection } from '../../core/lake/format.ts';
 
-export interface TextRef { offset: number; bytes: number }
+interface Refs { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
 
-async function readTexts(release: Release, collection: Collection, refs: TextRef[]): Promise<string[]> {
-  const file = await release.memo<FileHandle>(`text:${collection}`, () => open(join(release.dir, INDEX_DIR, textStoreFile(collection)), 'r'), (f) => void f.close());
-  return Promise.all(refs.map(async ({ offset, bytes }) => {
-    const buf = Buffer.alloc(bytes);
-    await file.read(buf, 0, bytes, offset);
-    return inflateRawSync(buf).toString('utf8');
-  }));
-}
+/** A store of the release's index directory: its file, opened once, and its entries' places, read once (SQL: id, offset, bytes). */
+interface Store { file: string; refs: string }
 
-interface TextTable { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
-
-function textTable(release: Release, collection: Collection): Promise<TextTable> {
-  return release.memo(`text-refs:${collection}`, async () => {
-    const rows = await release.pool.with(async (c) => (await c.runAndReadAll(
-      `SELECT doc_id, text_offset::DOUBLE, text_bytes::INTEGER FROM ${indexTable(collection, 'docs')} ORDER BY doc_id`)).getRows());
+function refsOf(release: Release, store: Store): Promise<Refs> {
+  return release.memo(`refs:${store.file}`, async () => {
+    const rows = await release.pool.with(async (c) => (await c.runAndReadAll(store.refs)).getRows());
     return {
       ids: rows.map((r) => String(r[0])),
       offsets: Float64Array.from(rows, (r) => Number(r[1])),
@@ -46,11 +37,38 @@ function find(ids: string[], id: string): number {
   return -1;
 }
 
-/** The texts of some documents of a collection, by id (ids without an entry are left out). */
-export async function textsById(release: Release, collection: Collection, ids: string[]): Promise<Map<string, string>> {
+/** The entries of `ids` in a store, inflated to text, by id (ids without an entry are left out). */
+async function readById(release: Release, store: Store, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const table = await textTable(release, collection);
-  const found = ids.map((id) => find(table.ids, id)).filter((i) => i >= 0);
-  const texts = await readTexts(release, collection, found.map((i) => ({ offset: table.offsets[i], bytes: table.bytes[i] })));
-  return new Map(found.map((i, k) => [table.ids[i], texts[k]]));
+  const [refs, file] = await Promise.all([
+    refsOf(release, store),
+    release.memo<FileHandle>(`store:${store.file}`, () => open(join(release.dir, INDEX_DIR, store.file), 'r'), (f) => void f.close()),
+  ]);
+  const found = ids.map((id) => find(refs.ids, id)).filter((i) => i >= 0);
+  const texts = await Promise.all(found.map(async (i) => {
+    const buf = Buffer.alloc(refs.bytes[i]);
+    await file.read(buf, 0, buf.length, refs.offsets[i]);
+    return inflateRawSync(buf).toString('utf8');
+  }));
+  return new Map(found.map((i, k) => [refs.ids[i], texts[k]]));
+}
+
+/** The texts of some documents of a collection, by id (ids without an entry are left out). */
+export function textsById(release: Release, collection: Collection, ids: string[]): Promise<Map<string, string>> {
+  return readById(release, {
+    file: textStoreFile(collection),
+    refs: `SELECT doc_id, text_offset::DOUBLE, text_bytes::INTEGER FROM ${indexTable(collection, 'docs')} ORDER BY doc_id`,
+  }, ids);
+}
+
+/** An item's record as the store holds it: its row and its roll calls in order (lake column names). */
+export interface StoredItem { item: Record<string, any>; roll_calls: Record<string, any>[] }
+
+/** Item records by id (ids without a record are left out). */
+export async function itemRecordsById(release: Release, ids: string[]): Promise<Map<string, StoredItem>> {
+  const texts = await readById(release, {
+    file: ITEM_RECORD_STORE,
+    refs: `SELECT item_id, record_offset::DOUBLE, record_bytes::INTEGER FROM ${ITEM_RECORD_REFS} ORDER BY item_id`,
+  }, ids);
+  return new Map([...texts].map(([id, text]) => [id, JSON.parse(text) as StoredItem]));
 }

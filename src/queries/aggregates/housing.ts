@@ -5,7 +5,8 @@ import type { Release } from '../../lake/release.ts';
 import type { Links } from '../links.ts';
 import { Params } from '../sql.ts';
 import { coverageOf } from '../coverage.ts';
-import { INTERPRETATION_LIMITS, matchedPositions, recordJoins, resolveAggregateVoter, type AggregateParams } from './shared.ts';
+import { keptPositions, positionTable } from './positions.ts';
+import { INTERPRETATION_LIMITS, resolveAggregateVoter, shownPositions, type AggregateParams } from './shared.ts';
 
 /** What makes a file housing-related: any of these in a record's title, long title or text (case-insensitive), or a unit mention. */
 export const HOUSING_SIGNALS: { label: string; pattern: string }[] = [
@@ -37,6 +38,8 @@ type Row = Record<string, any>;
 interface HousingFiles {
   /** Per housing-related file: unit mentions, addresses and matched signals (the evidence of the response). */
   facts: Map<string, FileFacts>;
+  /** Every housing-related file: its units by the maximum-unit-mention rule. */
+  units: Map<string, number>;
 }
 
 /**
@@ -62,47 +65,37 @@ function housingFiles(release: Release): Promise<HousingFiles> {
       ORDER BY file_number, meeting_date DESC, kind DESC, item_id`, [], 120_000);
     for await (const chunk of records) for (const r of chunk) addRecord(facts, r);
     for (const f of facts.values()) f.unitMentions.sort((a, b) => b.units - a.units || a.sentence.localeCompare(b.sentence));
-    return { facts };
+    const units = new Map((await release.pool.rows('SELECT file_number, units FROM housing_files')).map((r) => [String(r.file_number), Number(r.units)]));
+    return { facts, units };
   });
 }
 
 export async function housingAggregate(release: Release, links: Links, p: AggregateParams) {
   const voter = await resolveAggregateVoter(release, p);
-  const { facts } = await housingFiles(release);
-  const q = new Params();
-  const m = matchedPositions(voter.id, p, q, true, 'p.file_number IN (SELECT file_number FROM housing_files)');
-  // One query: the counted files once (materialised), totals per position, and the first `limit` of them in full.
-  const shown = await release.pool.rows(`
-    WITH k AS MATERIALIZED (SELECT k.*, h.units FROM (${m}) k JOIN housing_files h USING (file_number)),
-    t AS (SELECT * FROM k ORDER BY meeting_date DESC, file_number LIMIT ${q.add(p.limit)})
-    SELECT t.file_number AS "fileNumber", i.matter, i.title, strftime(t.meeting_date, '%Y-%m-%d') AS "meetingDate", p.year::INTEGER AS year,
-           p.item_id AS "itemId", t.roll_call_id AS "rollCallId", t.sequence, p.action, p.action_type AS "actionType", p.is_final AS "isFinal",
-           t.position, p.name_as_recorded AS "nameAsRecorded", t.roll_calls_in_file AS "matchingRollCalls", t.units,
-           p.page::INTEGER AS page, r.official_url AS "officialUrl",
-           (SELECT list({position: position, files: files, units: units, with_units: with_units}) FROM (
-              SELECT position, count(*)::INTEGER AS files, sum(units)::DOUBLE AS units, count(*) FILTER (WHERE units > 0)::INTEGER AS with_units
-              FROM k GROUP BY position)) AS _totals
-    FROM t ${recordJoins(voter.id, p, q)}
-    ORDER BY t.meeting_date DESC, t.file_number`, q.values);
-  const perPosition = (shown[0]?._totals ?? []) as { position: Position; files: number; units: number; with_units: number }[];
-
+  const { facts, units } = await housingFiles(release);
+  const t = await positionTable(release);
+  const kept = keptPositions(t, voter.id, p, true, new Set(units.keys()));
   const byPosition = Object.fromEntries(POSITIONS.map((k) => [k, { files: 0, units: 0 }])) as Record<Position, { files: number; units: number }>;
-  for (const r of perPosition) {
-    byPosition[r.position].files += Number(r.files);
-    byPosition[r.position].units += Number(r.units);
+  let withUnits = 0;
+  for (const k of kept) {
+    const n = units.get(t.files[t.file[k.row]])!;
+    byPosition[POSITIONS[t.position[k.row]]].files++;
+    byPosition[POSITIONS[t.position[k.row]]].units += n;
+    if (n > 0) withUnits++;
   }
-  const files = shown.map(({ officialUrl, page, units, _totals, ...r }) => {
-    const f = facts.get(String(r.fileNumber)) ?? { unitMentions: [], addresses: [], signals: [] };
+  const shown = await shownPositions(release, t, kept.slice(0, p.limit));
+  const files = shown.map(({ officialUrl, page, sharedVote, ...r }) => {
+    const f = facts.get(r.fileNumber) ?? { unitMentions: [], addresses: [], signals: [] };
     return {
       ...r,
-      units: Number(units),
+      units: units.get(r.fileNumber)!,
       unitMentions: f.unitMentions.map((u) => ({ ...u, transcriptUrl: links.item(u.itemId) })),
       addresses: f.addresses,
       housingSignals: f.signals,
-      evidence: { officialUrl: String(officialUrl), page: Number(page), transcriptUrl: links.item(String(r.itemId)), markdownUrl: links.item(String(r.itemId), true) },
+      evidence: { officialUrl, page, transcriptUrl: links.item(r.itemId), markdownUrl: links.item(r.itemId, true) },
     };
   });
-  const counted = perPosition.reduce((a, r) => a + Number(r.files), 0);
+  const counted = kept.length;
   return {
     coverage: await coverageOf(release, p),
     voter,
@@ -113,8 +106,8 @@ export async function housingAggregate(release: Release, links: Links, p: Aggreg
     interpretationLimits: INTERPRETATION_LIMITS,
     totals: {
       files: counted,
-      units: perPosition.reduce((a, r) => a + Number(r.units), 0),
-      filesWithUnits: perPosition.reduce((a, r) => a + Number(r.with_units), 0),
+      units: Object.values(byPosition).reduce((a, r) => a + r.units, 0),
+      filesWithUnits: withUnits,
       byPosition,
     },
     total: counted,

@@ -1,11 +1,13 @@
 // What the votes and housing aggregates share: their parameters, the voter they are about, the interpretation limits
-// every aggregate states, and the SQL of the voter's matching recorded positions and of their records.
-import type { Position } from '../../../core/lake/format.ts';
+// every aggregate states, and what they show of each counted position.
+import { POSITIONS, type Position } from '../../../core/lake/format.ts';
+import { itemOfRollCall } from '../../../core/lake/ids.ts';
 import type { Supervisor } from '../../../core/roster.ts';
 import type { Release } from '../../lake/release.ts';
 import { InvalidParameter } from '../errors.ts';
-import type { Params } from '../sql.ts';
 import { resolveVoter } from '../supervisors.ts';
+import { itemRecordsById } from '../texts.ts';
+import type { Kept, PositionTable } from './positions.ts';
 
 export interface AggregateParams {
   voter: string;
@@ -33,48 +35,34 @@ export async function resolveAggregateVoter(release: Release, p: AggregateParams
 }
 
 /**
- * The voter's kept recorded positions as a SQL fragment of narrow rows (roll_call_id, file_number, meeting_date,
- * sequence, position, roll_calls_in_file): only the columns the ranking and the totals need, the action texts are read
- * later for the rows shown (`recordJoins`). `perFile` keeps each file's most recent matching roll call (latest meeting,
- * then the last vote in the item, then the roll call id: the largest such key, found by one GROUP BY), otherwise every
- * roll call. `extra` is a fixed condition over the position row `p` (never user text). Every table is read with its
- * own `year` filter so that hive partitions outside from..to are never opened.
+ * What an aggregate shows of each kept position (the first `limit`), in order: the file, its item's matter and title,
+ * the roll call's action and evidence, from the item record store; the rows come from the position table.
  */
-export function matchedPositions(
-  supervisorId: string,
-  p: AggregateParams,
-  q: Params,
-  perFile: boolean,
-  extra = '',
-): string {
-  const years = `BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
-  let where = `p.supervisor_id = ${q.add(supervisorId)} AND p.year ${years}`;
-  if (p.position) where += ` AND p.position = ${q.add(p.position)}`;
-  if (p.final) where += ' AND p.is_final';
-  if (extra) where += ` AND ${extra}`;
-  const from = `FROM positions p JOIN roll_calls r ON r.roll_call_id = p.roll_call_id AND r.year ${years} WHERE ${where}`;
-  if (perFile) {
-    return `
-    SELECT latest.id AS roll_call_id, file_number, latest.d AS meeting_date, latest.s AS sequence, latest.pos AS position, roll_calls_in_file
-    FROM (SELECT p.file_number, max({d: p.meeting_date, s: r.sequence::INTEGER, id: p.roll_call_id, pos: p.position}) AS latest,
-                 count(*)::INTEGER AS roll_calls_in_file
-          ${from} GROUP BY p.file_number)`;
-  }
-  return `
-    SELECT p.roll_call_id, p.file_number, p.meeting_date, r.sequence::INTEGER AS sequence, p.position,
-           (count(*) OVER (PARTITION BY p.file_number))::INTEGER AS roll_calls_in_file
-    ${from}`;
-}
-
-/**
- * The record columns of the kept rows `t` (roll_call_id, sequence, position, roll_calls_in_file …), read back from
- * positions, roll_calls and items for those rows only (late materialisation: the action text, names, titles and URLs
- * of the voter's other roll calls are never decoded).
- */
-export function recordJoins(supervisorId: string, p: AggregateParams, q: Params): string {
-  const years = `BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
-  return `
-    JOIN positions p ON p.roll_call_id = t.roll_call_id AND p.supervisor_id = ${q.add(supervisorId)} AND p.year ${years}
-    JOIN roll_calls r ON r.roll_call_id = t.roll_call_id AND r.year ${years}
-    JOIN items i ON i.item_id = p.item_id AND i.year ${years}`;
+export async function shownPositions(release: Release, t: PositionTable, kept: Kept[]) {
+  const rollCallIds = kept.map((k) => t.rollCalls[t.rollCall[k.row]]);
+  const records = await itemRecordsById(release, [...new Set(rollCallIds.map(itemOfRollCall))]);
+  return kept.map(({ row, rollCallsInFile }, n) => {
+    const id = rollCallIds[n];
+    const { item, roll_calls } = records.get(itemOfRollCall(id))!;
+    const r = roll_calls.find((x) => x.roll_call_id === id)!;
+    return {
+      fileNumber: t.files[t.file[row]],
+      matter: item.matter,
+      title: item.title,
+      meetingDate: t.dates[t.date[row]],
+      year: t.year[row],
+      itemId: item.item_id as string,
+      rollCallId: id,
+      sequence: t.sequence[row],
+      action: r.action,
+      actionType: r.action_type,
+      isFinal: t.isFinal[row] === 1,
+      position: POSITIONS[t.position[row]],
+      nameAsRecorded: t.names[t.name[row]],
+      sharedVote: r.shared_vote as boolean,
+      matchingRollCalls: rollCallsInFile,
+      officialUrl: r.official_url as string,
+      page: r.page as number,
+    };
+  });
 }
