@@ -14,6 +14,7 @@ import { attachEmbeddings, releaseDocuments } from '../pipelines/embed/attach.ts
 import { embedPages } from '../pipelines/embed/stage.ts';
 import { Boilerplate, chunks, passagesOf } from '../pipelines/embed/passages.ts';
 import { GloveEmbedder } from '../core/embed/glove.ts';
+import { exactSignals, fuse } from '../src/queries/fusion.ts';
 import type { TermRow } from '../core/embed/term-vectors.ts';
 import { OpenAIEmbedder } from '../core/embed/openai.ts';
 import type { EmbeddingSettings } from '../core/config.ts';
@@ -151,6 +152,35 @@ t.test('the stage: one changed page is embedded, every other passage keeps its v
   t.same(differing, [changed.page_id], 'the changed page alone has a new vector; the others are the previous release\'s, to the bit');
   const [[dims, nulls]] = (await db.runAndReadAll(`SELECT min(len(vector))::INTEGER, count(*) FILTER (vector IS NULL)::INTEGER FROM ${table(staged)}`)).getRows();
   t.same([dims, nulls], [100, 0], 'every passage has a 100-dimension vector');
+});
+
+t.test('exact signals, one row per rule', async (t) => {
+  const rows: [string, string[]][] = [
+    ['"not adopted"', ['phrase']],
+    ['"Airbnb"', ['phrase', 'name']],
+    ['File No. 170441', ['number', 'name']],
+    ['$3,139,850', ['number']],
+    ['450 folsom street', ['number']],
+    ['BART extension', ['name']],
+    ['lease with T-Mobile', ['name']],
+    ['Did the board ban flavored tobacco?', []],
+    ['nursing infants while employees are at work', []],
+  ];
+  for (const [q, want] of rows) t.same(exactSignals(q), want, q);
+});
+
+t.test('fusion: a blend of normalised scores; kept results first in lexical order', async (t) => {
+  const lexical = [{ id: 'a', score: 10 }, { id: 'b', score: 8 }, { id: 'c', score: 1 }];
+  const sim = new Map([['a', 0.2], ['b', 0.5], ['c', 0.9], ['d', 0.8], ['e', 0.1]]);
+  const none = fuse(lexical, sim, 0.1, () => false);
+  t.same(none.ranked.map((r) => [r.id, r.score]), [['b', 0.65], ['a', 0.5625], ['c', 0.55], ['d', 0.4375], ['e', 0]],
+    'b: 0.5·0.8 + 0.5·0.4/0.8; a: 0.5 + 0.5·0.1/0.8; c: 0.5·0.1 + 0.5; d: vectors only; e: at the floor');
+  t.equal(none.kept, 0);
+  t.ok(none.ranked.every((r) => r.score >= 0 && r.score <= 1));
+  const all = fuse(lexical, sim, 0.1, () => true);
+  t.same(all.ranked.map((r) => r.id), ['a', 'b', 'c', 'd', 'e'], 'the lexical order, then the vectors');
+  t.same(all.ranked.slice(0, 3).map((r) => r.score), [2, 1.8, 1.1]);
+  t.same(fuse(lexical, sim, 0.1, (id) => id === 'c').ranked.map((r) => r.id), ['c', 'b', 'a', 'd', 'e'], 'a whole match first');
 });
 
 t.test('passages: items on their pages, standing text removed', async (t) => {

@@ -6,14 +6,14 @@
 // BM25's proportions. Measured on the judged set against reciprocal rank fusion (k 60 and 10, weighted or not), which
 // gave every vector-only page a rank bonus however weak its similarity and buried exact matches.
 //
-// Exact matches keep their lexical rank. A query with a quoted phrase, a number (file, enactment or resolution number,
-// dollar figure, street address) or a name (a capitalised word that is not a stopword, an acronym) asks for pages that
-// print it, which BM25 finds and a word-vector model cannot tell apart from their neighbours ("178-16" and "178-17"
+// Exact matches keep their lexical rank. A query with a quoted phrase (or word), a number (file, enactment or
+// resolution number, dollar figure, street address) or a name (a capitalised word that is not a stopword, an acronym)
+// asks for pages that print it, which BM25 finds and a word-vector model cannot tell apart from their neighbours ("178-16" and "178-17"
 // read alike to it): its first `PROTECTED` lexical results stay in their lexical order at the top. Any other query
 // keeps at the top, in lexical order, those of its first `PROTECTED` lexical results that contain every word of the
 // query (exact matches of the query itself); the vectors rank the rest. A kept result's score is above 1
 // (1 + bm25 / best bm25); the vectors add recall below them.
-import { STOPWORDS, type ParsedQuery } from '../../core/text/analysis.ts';
+import { STOPWORDS } from '../../core/text/analysis.ts';
 
 export const LEXICAL_WEIGHT = 0.5;
 export const PROTECTED = 10;
@@ -24,10 +24,10 @@ export interface Scored {
 }
 export type ExactSignal = 'phrase' | 'number' | 'name';
 
-/** What in a query asks for exact matches: quoted phrases, digits, names (capitalised words other than stopwords). */
-export function exactSignals(q: string, parsed: ParsedQuery): ExactSignal[] {
+/** What in a query asks for exact matches: quotes, digits, names (capitalised words other than stopwords). */
+export function exactSignals(q: string): ExactSignal[] {
   const out: ExactSignal[] = [];
-  if (parsed.phrases.length || /"[^"]*\s[^"]*"/.test(q)) out.push('phrase');
+  if (/"[^"]*\S[^"]*"/.test(q)) out.push('phrase');
   if (/\d/.test(q)) out.push('number');
   const tokens = q
     .replace(/"/g, ' ')

@@ -125,7 +125,7 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   const floor = inTop.length ? Math.min(...inTop) : 0;
   for (const r of rows) if (Number(r.rank) > depth) similarity.set(String(r.id), Math.min(floor, Number(r.sim)));
 
-  const signals = exactSignals(p.q, lex.query);
+  const signals = exactSignals(p.q);
   const whole = signals.length ? null : await wholeMatches(release, p.q, lex.ids.slice(0, PROTECTED).map((r) => r.id));
   const { ranked, kept } = fuse(lex.ids, similarity, floor, (id) => !whole || whole.has(id));
   const covered = ranked.filter((r) => similarity.has(r.id)).length;
