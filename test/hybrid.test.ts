@@ -192,7 +192,7 @@ t.test('passages: items on their pages, standing text removed', async (t) => {
   t.equal(Boilerplate.learn(units.slice(0, 4)).size, 0, 'printed in fewer than 5 units: not standing text');
   const doc = {
     pages: [1, 2, 3].map((n) => ({ page_id: `2017-01-10-agenda-p${n}`, year: 2017, kind: 'agenda', indexed: n !== 3, text: `page ${n} words` })),
-    items: [{ document_id: '2017-01-10-agenda', start_page: 1, end_page: 2, text: 'Lactation in the Workplace' }],
+    items: [{ document_id: '2017-01-10-agenda', start_page: 1, end_page: 2, title: 'Lactation in the Workplace', long_title: null, text: '12. 170240 [Lactation in the Workplace] Sponsors: Cohen' }],
   };
   const ps = passagesOf(doc, Boilerplate.none);
   t.same(ps.map((p) => [p.page_id, p.passage, p.text]), [

@@ -55,7 +55,7 @@ export async function releaseDocuments(db: DuckDBConnection, source: string): Pr
   const read = async <T>(table: string, columns: string, order: string) => (await db.runAndReadAll(
     `SELECT ${columns} FROM read_parquet(${sqlString(join(source, table, '*', '*.parquet'))}, hive_partitioning = true) ORDER BY ${order}`)).getRowObjectsJson() as unknown as T[];
   const pages = await read<PageInput>('pages', 'page_id, document_id, year::INTEGER AS year, kind, text, indexed', 'document_id, page');
-  const items = await read<ItemInput>('items', 'document_id, start_page::INTEGER AS start_page, end_page::INTEGER AS end_page, text', 'document_id, sequence');
+  const items = await read<ItemInput>('items', 'document_id, start_page::INTEGER AS start_page, end_page::INTEGER AS end_page, title, long_title, text', 'document_id, sequence');
   const docs: DocumentInput[] = [];
   for await (const doc of byDocument(iterate(pages), iterate(items))) docs.push(doc);
   return docs;

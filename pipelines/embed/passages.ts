@@ -26,8 +26,16 @@ export interface ItemInput {
   document_id: string;
   start_page: number;
   end_page: number;
+  title: string | null;
+  long_title: string | null;
   text: string;
 }
+
+/**
+ * What an item is about: its short and long titles (the block's sponsors, earlier actions and standing question are
+ * not); the block text when it has no title.
+ */
+export const itemText = (i: ItemInput): string => [i.title, i.long_title].filter(Boolean).join('. ') || i.text;
 /** One document's pages (every one, indexed or not) and its items' blocks. */
 export interface DocumentInput {
   pages: PageInput[];
@@ -101,7 +109,7 @@ export class Boilerplate {
 
 /** The texts boilerplate is learnt from: an indexed page's text, an item's block. */
 export function unitTexts(doc: DocumentInput): string[] {
-  return [...doc.pages.filter((p) => p.indexed).map((p) => p.text), ...doc.items.map((i) => i.text)];
+  return [...doc.pages.filter((p) => p.indexed).map((p) => p.text), ...doc.items.map(itemText)];
 }
 
 /** Windows of `CHUNK.words` words advancing by words − overlap; one window up to words + overlap. */
@@ -122,7 +130,7 @@ export function chunks(text: string): string[] {
  * order), then its chunks; numbered from 1 per page. Empty passages (all standing text) are left out.
  */
 export function passagesOf(doc: DocumentInput, boilerplate: Boilerplate): Passage[] {
-  const itemTexts = doc.items.map((i) => ({ ...i, text: boilerplate.strip(i.text) }));
+  const itemTexts = doc.items.map((i) => ({ ...i, text: boilerplate.strip(itemText(i)) }));
   const out: Passage[] = [];
   for (const page of doc.pages) {
     if (!page.indexed) continue;
