@@ -7,7 +7,7 @@
 //   judgedLake()                      → a lake with the real-corpus fixture release plus embeddings (built once, cached)
 //   runJudged()                       → both, with FTS5, as `make bench` reports it
 //   node --import tsx bench/judged.ts [--per-query] [--kind number] [--out FILE]   → printed, and JSON written
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,7 +154,7 @@ export async function withJudgedEngines<T>(use: (e: JudgedEngines) => Promise<T>
   const { testConfig } = await import('../test/fixture.ts');
   const { lake, releaseId } = await judgedLake();
   const releaseDir = join(lake, 'releases', releaseId);
-  const fts = await buildFts(releaseDir, join(lake, `fts5-${releaseId}.sqlite`));
+  const fts = await buildFts(releaseDir, ':memory:'); // 890 pages: nothing to keep, nothing two runs could share
   const running = await start(testConfig({ lakeDir: lake, contractChecks: false }));
   try {
     return await use({ url: running.url, fts: fts.db, releaseId, releaseDir });
@@ -182,7 +182,9 @@ export function formatJudged(r: JudgedResult): string {
     if (k.queries) lines.push(`| ${kind} | ${k.queries} | ${engines.map((e) => cells(k[e])).join(' | ')} |`);
   }
   lines.push(`| overall | ${r.queries} | ${engines.map((e) => cells(r[e] ?? undefined)).join(' | ')} |`);
-  if (r.fallbacks.length) lines.push(`hybrid fell back to lexical on ${r.fallbacks.length}: ${r.fallbacks.map((f) => `${f.id} (${f.reason})`).join('; ')}`);
+  const reasons = new Map<string, string[]>();
+  for (const f of r.fallbacks) reasons.set(f.reason, [...(reasons.get(f.reason) ?? []), f.id]);
+  for (const [reason, ids] of reasons) lines.push(`hybrid fell back to lexical on ${ids.length} (${ids.join(', ')}): ${reason}`);
   return lines.join('\n');
 }
 
@@ -198,7 +200,11 @@ if (process.argv[1]?.endsWith('bench/judged.ts')) {
     const m = (x?: Metrics) => (x ? `${x.ndcg10.toFixed(2)}/${x.recall20.toFixed(2)}/${x.mrr.toFixed(2)}` : '—');
     for (const p of r.perQuery) process.stdout.write(`  ${p.id} ${p.kind.padEnd(10)} lex ${m(p.lexical)} hyb ${m(p.hybrid)} fts ${m(p.fts5)}  ${p.query}\n`);
   }
-  // The whole set's results are kept in bench/judged-results.json; a --kind run writes only where --out says.
-  const out = values.out ?? (values.kind ? null : join(ROOT, 'bench', 'judged-results.json'));
-  if (out) writeFileSync(out, JSON.stringify({ measuredAt: new Date().toISOString(), ...r }, null, 2) + '\n');
+  // Every query's numbers go to bench/work/ (git-ignored: engineers measuring in parallel would otherwise conflict);
+  // the baseline per kind is in bench/README.md. A --kind run writes only where --out says.
+  const out = values.out ?? (values.kind ? null : join(ROOT, 'bench', 'work', 'judged-results.json'));
+  if (out) {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify({ measuredAt: new Date().toISOString(), ...r }, null, 2) + '\n');
+  }
 }

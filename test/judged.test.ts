@@ -4,7 +4,7 @@
 import t from 'tap';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { formatJudged, judgedMetrics, KINDS, loadJudged, withJudgedEngines } from '../bench/judged.ts';
+import { formatJudged, judgedMetrics, KINDS, loadJudged, ndcgAt, recallAt, reciprocalRank, withJudgedEngines } from '../bench/judged.ts';
 import { FIXTURE_LAKE, fixtureRelease } from './fixture.ts';
 
 const queries = loadJudged();
@@ -24,6 +24,16 @@ t.test('the set: kinds, ids, grades, and a grade-3 page for every query', async 
     t.ok(grades.every((g) => Number.isInteger(g) && g >= 0 && g <= 3), `${q.id}: grades in 0..3`);
     t.ok(grades.includes(3), `${q.id}: at least one grade-3 page`);
   }
+});
+
+t.test('the metrics: graded nDCG@10, recall@20 over grades 2-3, MRR of the first grade-3 page', async (t) => {
+  const grades = { a: 3, b: 2, c: 1, d: 0 };
+  t.equal(ndcgAt(['a', 'b', 'c'], grades, 10), 1, 'the ideal order scores 1');
+  t.ok(ndcgAt(['c', 'b', 'a'], grades, 10) < ndcgAt(['a', 'c', 'b'], grades, 10), 'the grade-3 page first matters most');
+  t.equal(ndcgAt(['d', 'x'], grades, 10), 0, 'no judged-relevant page scores 0');
+  t.equal(recallAt(['a', 'c', 'd'], grades, 20), 0.5, 'a mention (grade 1) is not counted in recall');
+  t.equal(reciprocalRank(['b', 'c', 'a'], grades), 1 / 3, 'MRR waits for the grade-3 page');
+  t.equal(reciprocalRank(['b', 'c'], grades), 0);
 });
 
 t.test('every judged page is a page of the fixture release', async (t) => {
