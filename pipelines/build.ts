@@ -26,7 +26,9 @@ import { copyOut, dropTables, loadNdjson, ndjsonQuery } from './store/tables.ts'
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../core/config.ts';
 import { OpenAIEmbedder } from '../core/embed/openai.ts';
-import { embedPages, type PageInput } from './embed/stage.ts';
+import { embedPages } from './embed/stage.ts';
+import { byDocument, type ItemInput, type PageInput } from './embed/passages.ts';
+import type { TermProvider } from '../core/embed/term-vectors.ts';
 import { loadRoster } from './enrich/supervisors.ts';
 import { supervisorRow } from './document/table-rows.ts';
 
@@ -45,8 +47,10 @@ export interface BuildOptions {
   history?: boolean;
   /** Postings per index part file (default PART_POSTINGS; tests make many small parts). */
   postingsPerPart?: number;
-  /** Embed page passages for hybrid search (default true; `EMBED=0` turns it off). */
+  /** Embed passages for hybrid search (default true; `EMBED=0` turns it off). */
   embed?: boolean;
+  /** The stored model when no endpoint is configured: `glove` (default) or `lsa` (`EMBED=lsa`). */
+  embedModel?: TermProvider;
   /** How long to wait for another build holding `lake/.lock` before refusing (default LOCK_WAIT_MS). */
   lockWaitMs?: number;
 }
@@ -148,8 +152,8 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     // Embedding first, while DuckDB holds nothing else: the model's training is the build's largest JS working set.
     const previous = opts.history === false ? null : await previousRelease(opts.lake, startId);
     const endpoint = embeddingFromEnv(process.env);
-    const pages = () => readNdjson<PageInput>(rowFiles.path('pages'));
-    const embeddings = opts.embed === false ? null : await embedPages(db, staged, pages, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, quiet });
+    const docs = () => byDocument(readNdjson<PageInput>(rowFiles.path('pages')), readNdjson<ItemInput>(rowFiles.path('items')));
+    const embeddings = opts.embed === false ? null : await embedPages(db, staged, docs, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, model: opts.embedModel, quiet });
     await dropTables(db);
 
     const bar = quiet ? null : stage('tables', TABLES.length + 6);
@@ -242,7 +246,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   const corpus = resolve(process.env.CORPUS || '../shared/corpus');
   const lake = resolve(process.env.LAKE || 'lake');
   const lockWaitMs = process.env.LAKE_LOCK_WAIT_MS ? Number(process.env.LAKE_LOCK_WAIT_MS) : undefined;
-  buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined, embed: process.env.EMBED !== '0', lockWaitMs })
+  buildRelease({ corpus, lake, cacheDir: resolve('.cache/extract'), keep: Number(process.env.LAKE_KEEP || 3), preview: process.env.PREVIEW === '1' ? true : undefined, embed: process.env.EMBED !== '0', embedModel: process.env.EMBED === 'lsa' ? 'lsa' : 'glove', lockWaitMs })
     .catch((e) => {
       const code = (e as NodeJS.ErrnoException).code ?? '';
       const message = e instanceof SourceError || e instanceof LockHeld || e instanceof LakeChanged ? e.message

@@ -185,7 +185,7 @@ t.test('limits and defaults', async (t) => {
   t.equal(fifty.returned, 50);
   const hybrid = await search('q=supervisor&mode=hybrid&limit=1');
   t.same([hybrid.retrieval.requested, hybrid.retrieval.used], ['hybrid', 'hybrid'], 'the release carries page embeddings');
-  t.match(hybrid.retrieval.embeddingModel, /^lsa-256@[0-9a-f]{12}$/);
+  t.match(hybrid.retrieval.embeddingModel, /^glove-100@[0-9a-f]{12}$/);
   t.equal(hybrid.retrieval.fallbackReason, null);
   const digits = await search('q=160965&mode=hybrid&limit=1');
   t.same([digits.retrieval.used, typeof digits.retrieval.fallbackReason], ['lexical', 'string'], 'a query the model has no word for falls back');

@@ -1,12 +1,13 @@
 // Embedding providers: something that turns texts into unit-length vectors of one fixed model and dimension.
-// Two implementations: `lsa.ts` (built in, trained on the corpus, stored in the release) and `openai.ts`
-// (any OpenAI-compatible `/v1/embeddings` endpoint). Pipeline and server embed through the same interface.
+// Three: `glove.ts` (pretrained word vectors, the default) and `lsa.ts` (trained on the corpus), both term-vector
+// models stored in the release (`term-vectors.ts`), and `openai.ts` (any OpenAI-compatible `/v1/embeddings`
+// endpoint). Pipeline and server embed through the same interface.
 
 export interface Embedder {
-  /** The name reported as `retrieval.embeddingModel` and stored in the manifest (`lsa-256@<hash>`, or the endpoint's model). */
+  /** The name reported as `retrieval.embeddingModel` and stored in the manifest (`glove-100@<hash>`, `lsa-256@<hash>`, or the endpoint's model). */
   readonly model: string;
-  /** `lsa` (built in) or `openai-compatible`. */
-  readonly provider: 'lsa' | 'openai-compatible';
+  /** `glove` or `lsa` (models stored in the release) or `openai-compatible`. */
+  readonly provider: 'lsa' | 'glove' | 'openai-compatible';
   /** Vector length; null until an endpoint has answered once. */
   readonly dim: number | null;
   /** One unit-length vector per text, in order. A text with nothing to embed gives a zero vector. */

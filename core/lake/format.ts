@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { GloveParams } from '../embed/glove.ts';
 import type { LsaModel } from '../embed/lsa.ts';
 
 /** Version of the release layout and its tables; part of every release id. */
@@ -333,19 +334,23 @@ export interface ChangeCounts {
   carried: number;
 }
 
-/** The page embeddings of a release (`page_embeddings`, and `embedding_terms` for the built-in model). */
+/** The page embeddings of a release (`page_embeddings`, and `embedding_terms` for a model stored in the release). */
 export interface EmbeddingsEntry {
   model: string;
-  provider: 'lsa' | 'openai-compatible';
+  provider: 'glove' | 'lsa' | 'openai-compatible';
   dim: number;
   table: 'page_embeddings';
   pages: number;
   passages: number;
   embedded: number;
   reused: number;
+  /** Page chunks: words per window and words two windows share (releases before boilerplate removal: whole-page windows). */
   window: { words: number; overlap: number };
-  /** The built-in model: its parameters and vocabulary size (the terms are in `embedding_terms`). */
+  /** Standing text removed from passages: runs of `ngram` words in at least `share` of the units; how many such runs. */
+  boilerplate?: { ngram: number; share: number; phrases: number };
+  /** A stored model: its parameters and vocabulary size (the terms are in `embedding_terms`). */
   lsa?: LsaModel['params'] & { terms: number };
+  glove?: GloveParams & { terms: number };
 }
 
 export interface Manifest {

@@ -4,7 +4,7 @@
 // wired into build.ts: `node --import tsx pipelines/embed/attach.ts [lake]` (EMBEDDING_URL/EMBEDDING_MODEL for an endpoint).
 import { cp, rm, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { embeddingFromEnv } from '../../core/config.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
@@ -13,6 +13,7 @@ import { sqlString } from '../../core/sql.ts';
 import { releaseIdOf } from '../../core/lake/ids.ts';
 import { publish, stagingDir, writeChecksums, writeJson } from '../publish/release.ts';
 import { embedPages, type EmbedOptions } from './stage.ts';
+import { byDocument, type DocumentInput, type ItemInput, type PageInput } from './passages.ts';
 
 export interface Attached { releaseId: string; dir: string; embeddings: EmbeddingsEntry; ms: number }
 
@@ -27,8 +28,7 @@ export async function attachEmbeddings(source: string, lake: string, opts: Embed
     }
     const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
     const db = await instance.connect();
-    const pages = (await db.runAndReadAll(`SELECT page_id, year::INTEGER AS year, kind, text, indexed FROM read_parquet(${sqlString(join(source, 'pages', '*', '*.parquet'))}, hive_partitioning = true) ORDER BY page_id`)).getRowObjectsJson() as never[];
-    const embeddings = await embedPages(db, staged, pages, opts);
+    const embeddings = await embedPages(db, staged, await releaseDocuments(db, source), opts);
     const files: ManifestFile[] = Object.values(manifest.tables).flatMap((t) => t.files)
       .filter((f) => !/^(page_embeddings|embedding_terms)\.parquet$/.test(f.path));
     for (const name of ['page_embeddings', 'embedding_terms']) {
@@ -48,6 +48,21 @@ export async function attachEmbeddings(source: string, lake: string, opts: Embed
     await rm(staged, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** A release's documents: pages and item blocks, grouped by document. */
+export async function releaseDocuments(db: DuckDBConnection, source: string): Promise<DocumentInput[]> {
+  const read = async <T>(table: string, columns: string, order: string) => (await db.runAndReadAll(
+    `SELECT ${columns} FROM read_parquet(${sqlString(join(source, table, '*', '*.parquet'))}, hive_partitioning = true) ORDER BY ${order}`)).getRowObjectsJson() as unknown as T[];
+  const pages = await read<PageInput>('pages', 'page_id, document_id, year::INTEGER AS year, kind, text, indexed', 'document_id, page');
+  const items = await read<ItemInput>('items', 'document_id, start_page::INTEGER AS start_page, end_page::INTEGER AS end_page, title, long_title, text', 'document_id, sequence');
+  const docs: DocumentInput[] = [];
+  for await (const doc of byDocument(iterate(pages), iterate(items))) docs.push(doc);
+  return docs;
+}
+
+async function* iterate<T>(rows: T[]): AsyncGenerator<T> {
+  yield* rows;
 }
 
 if (process.argv[1]?.endsWith('pipelines/embed/attach.ts')) {

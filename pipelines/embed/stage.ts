@@ -1,55 +1,43 @@
-// The embedding stage: page passages (a page, or overlapping word windows of a long page) embedded in batches and
-// written to the release as `page_embeddings.parquet` (FLOAT[dim], unit length), with the built-in model's terms in
-// `embedding_terms.parquet`. Vectors of passages whose text is unchanged since the previous release (same content
-// hash, same model) are copied, not recomputed. The built-in LSA model is kept from the previous release while at most
-// `retrainShare` of the passages are new (new passages are folded in), and retrained on the whole corpus otherwise.
+// The embedding stage: passages (items' blocks and short page chunks without the corpus's standing text,
+// passages.ts) embedded in batches and written to the release as `page_embeddings.parquet` (FLOAT[dim], unit length),
+// with a stored model's term vectors in `embedding_terms.parquet`. The model: pretrained GloVe word vectors (the
+// default, glove.ts), the built-in LSA trained on the corpus (lsa-train.ts), or an OpenAI-compatible endpoint.
+// Vectors of passages whose text is unchanged since the previous release (same content hash, same model) are copied,
+// not recomputed. A stored model (its idf weights, LSA's projection) is kept from the previous release while at most
+// `retrainShare` of the passages are new, and fitted again on the whole corpus otherwise.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ARRAY, DOUBLE, FLOAT, type DuckDBAppender, type DuckDBArrayType, type DuckDBConnection } from '@duckdb/node-api';
-import { LsaEmbedder, lsaTerms, type LsaModel, type LsaOptions } from '../../core/embed/lsa.ts';
+import { ARRAY, FLOAT, type DuckDBAppender, type DuckDBArrayType, type DuckDBConnection } from '@duckdb/node-api';
+import { GloveEmbedder } from '../../core/embed/glove.ts';
+import { LsaEmbedder, lsaTerms, type LsaOptions } from '../../core/embed/lsa.ts';
+import type { TermModel, TermProvider, TermVectorEmbedder } from '../../core/embed/term-vectors.ts';
 import { trainLsa } from './lsa-train.ts';
+import { gloveModel, gloveWords } from './glove.ts';
+import { Boilerplate, BOILERPLATE, CHUNK, passagesOf, unitTexts, type DocumentInput, type Passage } from './passages.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
 import { MANIFEST_FILE, readManifest, type EmbeddingsEntry } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { copyOut } from '../store/tables.ts';
+import { NdjsonWriter } from '../store/scratch.ts';
 import { stage } from '../progress.ts';
 
-export const WINDOW = { words: 300, overlap: 50 } as const;
-/** Training sample cap: larger corpora train on this many passages, chosen by content hash (deterministic). */
+/** Training sample cap: larger corpora fit the model on this many passages, chosen by content hash (deterministic). */
 const MAX_TRAINING_PASSAGES = 20000;
 
-export interface PageInput { page_id: string; year: number; kind: string; text: string; indexed: boolean }
-
 export interface EmbedOptions {
-  /** The release to reuse vectors (and the built-in model) from, usually the lake's current one. */
+  /** The release to reuse vectors (and the stored model) from, usually the lake's current one. */
   previousReleaseDir?: string | null;
-  /** An endpoint embedder; absent: the built-in LSA model trained on these pages. */
+  /** An endpoint embedder; absent: a model stored in the release, `model`. */
   provider?: Embedder | null;
+  /** The stored model: `glove` (default) or `lsa`. */
+  model?: TermProvider;
   lsa?: LsaOptions;
-  /** Keep the previous built-in model while at most this share of passages is new (default 0.2). */
+  /** Keep the previous stored model while at most this share of passages is new (default 0.2). */
   retrainShare?: number;
   batchSize?: number;
   quiet?: boolean;
-}
-
-export interface Passage { page_id: string; passage: number; year: number; kind: string; text: string; hash: string }
-
-/** A page's passages: the whole page up to words + overlap words, else windows of `words` advancing by words − overlap. */
-export function passagesOf(page: PageInput): Passage[] {
-  const w = page.text.split(/\s+/).filter(Boolean);
-  if (w.length === 0) return [];
-  const spans: [number, number][] = [];
-  if (w.length <= WINDOW.words + WINDOW.overlap) spans.push([0, w.length]);
-  else for (let s = 0; ; s += WINDOW.words - WINDOW.overlap) {
-    const e = Math.min(w.length, s + WINDOW.words);
-    spans.push([s, e]);
-    if (e === w.length) break;
-  }
-  return spans.map(([s, e], i) => {
-    const text = w.slice(s, e).join(' ');
-    return { page_id: page.page_id, passage: i + 1, year: page.year, kind: page.kind, text, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
-  });
 }
 
 /**
@@ -87,82 +75,107 @@ async function fillReused(db: DuckDBConnection, previous: Previous, dim: number)
     ) r ON e.vector IS NULL AND r.content_hash = e.content_hash`);
 }
 
-async function readLsaModel(db: DuckDBConnection, prev: Previous): Promise<LsaModel | null> {
+/** The previous release's stored model of that provider, to keep. */
+async function readTermModel(db: DuckDBConnection, prev: Previous, provider: TermProvider): Promise<StoredModel | null> {
   const path = join(prev.dir, 'embedding_terms.parquet');
-  if (prev.manifest.provider !== 'lsa' || !prev.manifest.lsa || !existsSync(path)) return null;
+  const params = prev.manifest.provider === provider ? prev.manifest[provider] : null;
+  if (!params || !existsSync(path)) return null;
   const rows = (await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet(${sqlString(path)}) ORDER BY term`)).getRowsJson() as [string, number, number[]][];
   const dim = prev.manifest.dim;
   const projection = new Float32Array(rows.length * dim);
   rows.forEach(([, , row], i) => projection.set(row, i * dim));
-  const { terms: _n, ...params } = prev.manifest.lsa;
-  return { name: prev.manifest.model, dim, terms: rows.map((r) => r[0]), idf: Float64Array.from(rows, (r) => r[1]), projection, singularValues: [], params };
+  const { terms: _n, ...kept } = params;
+  return { name: prev.manifest.model, dim, terms: rows.map((r) => r[0]), idf: Float64Array.from(rows, (r) => r[1]), projection, params: kept };
 }
 
-/** The pages to embed, read once to plan and train and once more to embed: an array, or something that streams them again. */
-export type PageSource = Iterable<PageInput> | (() => AsyncIterable<PageInput>);
+type StoredModel = TermModel & { params: object };
 
-async function* passagesByPage(pages: PageSource): AsyncGenerator<Passage[]> {
-  for await (const page of typeof pages === 'function' ? pages() : pages) if (page.indexed) yield passagesOf(page);
+/** Fits the stored model on the training sample's passages. */
+async function fitModel(provider: TermProvider, texts: string[], opts: EmbedOptions): Promise<StoredModel> {
+  if (provider === 'lsa') return trainLsa(texts.map(lsaTerms), { dim: 256, ...opts.lsa });
+  return gloveModel(texts.map(gloveWords));
 }
 
-/** The training sample: every passage while there are at most MAX_TRAINING_PASSAGES, else that many with the lowest hashes. */
-class TrainingSample {
+const embedderOf = (provider: TermProvider, m: TermModel): TermVectorEmbedder => (provider === 'lsa' ? LsaEmbedder.fromModel(m) : GloveEmbedder.fromModel(m));
+
+/** The documents to embed, read three times (boilerplate, plan and fit, embed): an array, or something that streams them again. */
+export type DocumentSource = Iterable<DocumentInput> | (() => AsyncIterable<DocumentInput>);
+
+const documents = (docs: DocumentSource) => (typeof docs === 'function' ? docs() : docs);
+
+async function* passagesByPage(docs: DocumentSource, boilerplate: Boilerplate): AsyncGenerator<Passage[]> {
+  for await (const doc of documents(docs)) yield passagesOf(doc, boilerplate);
+}
+
+/** A sample of texts: every one while there are at most `cap`, else the `cap` with the lowest content hashes. */
+class Sample {
   private kept: { hash: string; text: string; seen: number }[] = [];
   private seen = 0;
 
-  add(p: Passage): void {
-    this.kept.push({ hash: p.hash, text: p.text, seen: this.seen++ });
-    if (this.kept.length >= 2 * MAX_TRAINING_PASSAGES) this.trim();
+  constructor(private readonly cap: number) {}
+
+  add(hash: string, text: string): void {
+    this.kept.push({ hash, text, seen: this.seen++ });
+    if (this.kept.length >= 2 * this.cap) this.trim();
   }
 
-  /** The passages' texts: in the order seen when all are kept, else by hash (ties in the order seen). */
+  /** The texts: in the order seen when all are kept, else by hash (ties in the order seen). */
   texts(): string[] {
-    if (this.seen > MAX_TRAINING_PASSAGES) this.trim();
+    if (this.seen > this.cap) this.trim();
     return this.kept.map((k) => k.text);
   }
 
   private trim(): void {
     this.kept.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : a.seen - b.seen));
-    this.kept.length = MAX_TRAINING_PASSAGES;
+    this.kept.length = Math.min(this.kept.length, this.cap);
   }
 }
 
+/** The corpus's standing text, learnt from a sample of its units (pages and items). */
+async function learnBoilerplate(docs: DocumentSource): Promise<Boilerplate> {
+  const sample = new Sample(BOILERPLATE.sampleUnits);
+  for await (const doc of documents(docs)) for (const text of unitTexts(doc)) sample.add(createHash('sha256').update(text).digest('hex'), text);
+  return Boilerplate.learn(sample.texts());
+}
+
 /**
- * Embeds the indexed pages into `<stagedDir>/page_embeddings.parquet` (and, for the built-in model,
+ * Embeds the documents' passages into `<stagedDir>/page_embeddings.parquet` (and, for a stored model,
  * `<stagedDir>/embedding_terms.parquet`); returns the manifest's `embeddings` entry. Holds the passages' vectors in
- * DuckDB and at most the training sample's texts in memory, not the pages.
+ * DuckDB and at most the samples' texts and the model in memory, one document at a time.
  */
-export async function embedPages(db: DuckDBConnection, stagedDir: string, pages: PageSource, opts: EmbedOptions = {}): Promise<EmbeddingsEntry> {
+export async function embedPages(db: DuckDBConnection, stagedDir: string, docs: DocumentSource, opts: EmbedOptions = {}): Promise<EmbeddingsEntry> {
   const previous = await readPrevious(db, opts.previousReleaseDir);
   const isNew = (p: Passage) => !previous?.hashes.has(p.hash);
+  const boilerplate = await learnBoilerplate(docs);
   let count = 0;
   let newCount = 0;
   let pageCount = 0;
-  const sample = opts.provider ? null : new TrainingSample();
-  for await (const passages of passagesByPage(pages)) {
-    if (passages.length) pageCount++;
+  const sample = opts.provider ? null : new Sample(MAX_TRAINING_PASSAGES);
+  for await (const passages of passagesByPage(docs, boilerplate)) {
+    pageCount += new Set(passages.map((p) => p.page_id)).size;
     for (const p of passages) {
       count++;
       if (isNew(p)) newCount++;
-      sample?.add(p);
+      sample?.add(p.hash, p.text);
     }
   }
 
   let embedder: Embedder;
-  let lsa: LsaModel | null = null;
+  let stored: StoredModel | null = null;
+  const provider = opts.model ?? 'glove';
   if (opts.provider) embedder = opts.provider;
   else {
-    const kept = previous ? await readLsaModel(db, previous) : null;
+    const kept = previous ? await readTermModel(db, previous, provider) : null;
     const newShare = count ? newCount / count : 0;
-    const wanted = { dim: 256, ...opts.lsa };
-    if (kept && kept.dim === wanted.dim && newShare <= (opts.retrainShare ?? 0.2)) lsa = kept;
+    const wantedDim = provider === 'lsa' ? (opts.lsa?.dim ?? 256) : kept?.dim;
+    if (kept && kept.dim === wantedDim && newShare <= (opts.retrainShare ?? 0.2)) stored = kept;
     else {
-      const bar = opts.quiet ? null : stage('lsa-train', 1);
+      const bar = opts.quiet ? null : stage(`${provider}-fit`, 1);
       const texts = sample!.texts();
-      lsa = trainLsa(texts.map(lsaTerms), wanted);
-      bar?.done(`${lsa.name}: ${lsa.terms.length} terms from ${texts.length} passages`);
+      stored = await fitModel(provider, texts, opts);
+      bar?.done(`${stored.name}: ${stored.terms.length} terms, fitted on ${texts.length} passages`);
     }
-    embedder = LsaEmbedder.fromModel(lsa);
+    embedder = embedderOf(provider, stored);
   }
   const sameModel = previous?.manifest.model === embedder.model && previous.manifest.provider === embedder.provider;
 
@@ -178,7 +191,7 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, pages:
     bar?.tick(batch.length);
     batch = [];
   };
-  for await (const passages of passagesByPage(pages)) {
+  for await (const passages of passagesByPage(docs, boilerplate)) {
     for (const p of passages) {
       if (sameModel && !isNew(p)) await vectors.append(p, null);
       else {
@@ -193,25 +206,33 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, pages:
   bar?.done(`${todo} passages embedded, ${count - todo} reused (${embedder.model}, ${dim} dims)`);
   await copyOut(db, 'SELECT * FROM page_embeddings', join(stagedDir, 'page_embeddings'), { orderBy: 'page_id, passage', rowGroupSize: 16384 });
 
-  if (lsa) {
-    await db.run(`CREATE OR REPLACE TABLE embedding_terms (term VARCHAR, idf DOUBLE, projection FLOAT[${lsa.dim}])`);
-    const t = await db.createAppender('embedding_terms');
-    const projType = ARRAY(FLOAT, lsa.dim);
-    lsa.terms.forEach((term, i) => {
-      t.appendVarchar(term); t.appendValue(lsa!.idf[i], DOUBLE);
-      t.appendArray(Array.from(lsa!.projection.subarray(i * lsa!.dim, (i + 1) * lsa!.dim)), projType);
-      t.endRow();
-    });
-    t.flushSync();
-    t.closeSync();
-    await copyOut(db, 'SELECT * FROM embedding_terms', join(stagedDir, 'embedding_terms'), { orderBy: 'term' });
-  }
+  if (stored) await writeTerms(db, stagedDir, stored);
   return {
     model: embedder.model, provider: embedder.provider, dim, table: 'page_embeddings',
     pages: pageCount, passages: count, embedded: todo, reused: count - todo,
-    window: { ...WINDOW },
-    ...(lsa ? { lsa: { ...lsa.params, terms: lsa.terms.length } } : {}),
+    window: { ...CHUNK },
+    boilerplate: { ngram: BOILERPLATE.ngram, share: BOILERPLATE.share, phrases: boilerplate.size },
+    ...(stored ? { [provider]: { ...stored.params, terms: stored.terms.length } } : {}),
   };
+}
+
+/**
+ * `<stagedDir>/embedding_terms.parquet` from a model in memory, through an NDJSON scratch file DuckDB reads (appending
+ * 40,000 rows of 100 floats value by value took seconds and gigabytes of garbage).
+ */
+async function writeTerms(db: DuckDBConnection, stagedDir: string, m: TermModel): Promise<void> {
+  const scratch = join(stagedDir, '.embedding_terms.ndjson');
+  const out = await NdjsonWriter.create(scratch);
+  try {
+    for (let i = 0; i < m.terms.length; i++) {
+      await out.write({ term: m.terms[i], idf: m.idf[i], projection: Array.from(m.projection.subarray(i * m.dim, (i + 1) * m.dim)) });
+    }
+  } finally {
+    await out.close();
+  }
+  await copyOut(db, `SELECT term, idf, projection::FLOAT[${m.dim}] AS projection FROM read_json(${sqlString(scratch)}, format = 'newline_delimited', columns = {term: 'VARCHAR', idf: 'DOUBLE', projection: 'FLOAT[]'})`,
+    join(stagedDir, 'embedding_terms'), { orderBy: 'term' });
+  await rm(scratch);
 }
 
 /** The `page_embeddings` table, created with the first vector's dimension unless the embedder declares one. */

@@ -1,28 +1,26 @@
-// Hybrid page search: the release's page vectors in memory (a table in the release's own in-memory DuckDB, created
+// Hybrid page search: the release's passage vectors in memory (a table in the release's own in-memory DuckDB, created
 // once per release on first use), the query embedded by the release's model, and the lexical (BM25) and vector
-// rankings fused by reciprocal rank fusion.
+// rankings fused by fusion.ts (a score blend; exact matches keep their lexical rank).
 //
-// Fusion: RRF (Cormack, Clarke & Büttcher 2009), score = Σ 1 / (60 + rank) over the BM25 ranking of the matching
-// pages (top 100) and the cosine ranking of every page under the filters (a page's similarity is its best passage's).
-// Candidates are the BM25 top 100 and the vector top 100. RRF needs no calibration between BM25 scores (unbounded,
-// query-dependent) and cosines (whose useful range depends on the model), and a page both rankings agree on wins.
-//
-// The query is embedded by the model that embedded the pages: the built-in LSA model folds it in from the release's
-// `embedding_terms` (no network); an endpoint model needs EMBEDDING_URL with the same EMBEDDING_MODEL. Whatever fails
-// (no vectors, no or another endpoint, an endpoint error or timeout, a query the model has no words for) answers
-// lexically with `fallbackReason` saying which; it is never an error.
+// The query is embedded by the model that embedded the passages: a stored model (GloVe word vectors or the built-in
+// LSA) from the release's `embedding_terms` (no network); an endpoint model needs EMBEDDING_URL with the same
+// EMBEDDING_MODEL. Whatever fails (no vectors, no or another endpoint, an endpoint error or timeout, a query the model
+// has no words for) answers lexically with `fallbackReason` saying which; it is never an error.
 import { ARRAY, arrayValue, FLOAT, type DuckDBType } from '@duckdb/node-api';
 import type { EmbeddingSettings } from '../../core/config.ts';
-import { LsaEmbedder, type TermRow } from '../../core/embed/lsa.ts';
+import { GloveEmbedder } from '../../core/embed/glove.ts';
+import { LsaEmbedder } from '../../core/embed/lsa.ts';
+import type { TermLookup, TermRow, TermVectorEmbedder } from '../../core/embed/term-vectors.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
 import type { Release } from '../lake/release.ts';
-import type { ParsedQuery } from '../../core/text/analysis.ts';
+import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
+import { exactSignals, fuse, PROTECTED, type ExactSignal } from './fusion.ts';
+import { textsById } from './texts.ts';
 import { Params } from './sql.ts';
 import type { YearRange } from './years.ts';
 
-export const RRF_K = 60;
 export const DEPTH = 100;
 
 export interface Retrieval {
@@ -31,6 +29,8 @@ export interface Retrieval {
   embeddingModel: string | null;
   semanticCoverage: number;
   fallbackReason: string | null;
+  /** Hybrid only: the query's exact signals and how many top results kept their lexical rank for them. */
+  exactMatch?: { signals: ExactSignal[]; kept: number };
 }
 
 interface Ranked { ids: { id: string; score: number }[]; total: number; query: ParsedQuery }
@@ -41,34 +41,35 @@ interface Loaded {
   embedder: Embedder | string;
 }
 
-/** The release's vectors as table `vec_passages` (and the LSA terms as `lsa_terms`), loaded once per release. */
+/** The release's vectors as table `vec_passages` (and a stored model's terms as `model_terms`), loaded once per release. */
 const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('vectors', () => load(release));
 
 async function load(release: Release): Promise<Loaded | null> {
   const entry = release.manifest.embeddings;
   if (!entry || !release.has('page_embeddings') || !Number.isInteger(entry.dim) || entry.dim <= 0) return null;
-  const lsa = entry.provider === 'lsa' && release.has('embedding_terms');
+  const stored = entry.provider !== 'openai-compatible' && release.has('embedding_terms');
   await release.pool.with(async (c) => {
     await c.run(`CREATE TABLE IF NOT EXISTS vec_passages AS SELECT page_id, year::INTEGER AS year, kind, vector::FLOAT[${entry.dim}] AS v FROM page_embeddings`);
-    if (lsa) await c.run(`CREATE TABLE IF NOT EXISTS lsa_terms AS SELECT term, idf, projection::FLOAT[${entry.dim}] AS projection FROM embedding_terms`);
+    if (stored) await c.run(`CREATE TABLE IF NOT EXISTS model_terms AS SELECT term, idf, projection::FLOAT[${entry.dim}] AS projection FROM embedding_terms`);
   }, 120_000);
-  const lookup = async (terms: string[]) => {
+  const lookup: TermLookup = async (terms) => {
     const out = new Map<string, TermRow>();
     if (terms.length === 0) return out;
     const q = new Params();
-    const rows = await release.pool.rows(`SELECT term, idf, projection FROM lsa_terms WHERE term IN (${q.list(terms)})`, q);
+    const rows = await release.pool.rows(`SELECT term, idf, projection FROM model_terms WHERE term IN (${q.list(terms)})`, q);
     for (const r of rows) out.set(String(r.term), { idf: Number(r.idf), row: r.projection as number[] });
     return out;
   };
-  return { entry, embedder: queryEmbedder(entry, lsa ? new LsaEmbedder(entry.model, entry.dim, lookup) : null, release.settings.embedding ?? null) };
+  const model = !stored ? null : entry.provider === 'lsa' ? new LsaEmbedder(entry.model, entry.dim, lookup) : new GloveEmbedder(entry.model, entry.dim, lookup);
+  return { entry, embedder: queryEmbedder(entry, model, release.settings.embedding ?? null) };
 }
 
 /**
- * The query's embedder, or why there is none: the release's own LSA model, or the configured endpoint when it serves
+ * The query's embedder, or why there is none: the release's stored model, or the configured endpoint when it serves
  * the release's model. Queries do not retry: the lexical answer is the fallback.
  */
-function queryEmbedder(entry: EmbeddingsEntry, lsa: LsaEmbedder | null, endpoint: EmbeddingSettings | null): Embedder | string {
-  if (entry.provider === 'lsa') return lsa ?? `this release's ${entry.model} vectors have no embedding_terms to embed the query with`;
+function queryEmbedder(entry: EmbeddingsEntry, stored: TermVectorEmbedder | null, endpoint: EmbeddingSettings | null): Embedder | string {
+  if (entry.provider !== 'openai-compatible') return stored ?? `this release's ${entry.model} vectors have no embedding_terms to embed the query with`;
   if (!endpoint) return `no embedding endpoint is configured for this release's model ${entry.model} (set EMBEDDING_URL)`;
   if (endpoint.model !== entry.model) return `the configured embedding model ${endpoint.model} is not this release's model ${entry.model}`;
   return new OpenAIEmbedder({ ...endpoint, retries: 0 });
@@ -113,23 +114,39 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   let where = `year BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
   if (p.kind) where += ` AND kind = ${q.add(p.kind)}`;
   const sql = `
-    SELECT id, rank::INTEGER AS rank FROM (
-      SELECT page_id AS id, row_number() OVER (ORDER BY max(array_inner_product(v, ${query}::FLOAT[${dim}])) DESC, page_id) AS rank
-      FROM vec_passages WHERE ${where} GROUP BY page_id)
+    SELECT id, sim, rank::INTEGER AS rank FROM (
+      SELECT id, sim, row_number() OVER (ORDER BY sim DESC, id) AS rank FROM (
+        SELECT page_id AS id, max(array_inner_product(v, ${query}::FLOAT[${dim}])) AS sim FROM vec_passages WHERE ${where} GROUP BY page_id))
     WHERE rank <= ${q.add(depth)} ${lexIds.length ? `OR id IN (${q.list(lexIds)})` : ''}`;
   // Run unprepared: its text varies with the lexical candidates, and would crowd the pool's prepared statements out.
   const rows = await release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values, q.types as DuckDBType[])).getRowObjectsJson());
-  const vecRank = new Map(rows.map((r) => [String(r.id), Number(r.rank)]));
+  const similarity = new Map(rows.map((r) => [String(r.id), Number(r.sim)]));
+  const inTop = rows.filter((r) => Number(r.rank) <= depth).map((r) => Number(r.sim));
+  const floor = inTop.length ? Math.min(...inTop) : 0;
+  for (const r of rows) if (Number(r.rank) > depth) similarity.set(String(r.id), Math.min(floor, Number(r.sim)));
 
-  const fused = new Map<string, number>();
-  lex.ids.forEach((r, i) => fused.set(r.id, 1 / (RRF_K + i + 1)));
-  for (const [id, rank] of vecRank) fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + rank));
-  const ranked = [...fused].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const covered = ranked.filter(([id]) => vecRank.has(id)).length;
+  const signals = exactSignals(p.q);
+  const whole = signals.length ? null : await wholeMatches(release, p.q, lex.ids.slice(0, PROTECTED).map((r) => r.id));
+  const { ranked, kept } = fuse(lex.ids, similarity, floor, (id) => !whole || whole.has(id));
+  const covered = ranked.filter((r) => similarity.has(r.id)).length;
   return {
-    ids: ranked.slice(0, p.limit).map(([id, score]) => ({ id, score: Math.round(score * 1e6) / 1e6 })),
+    ids: ranked.slice(0, p.limit),
     total: ranked.length,
     query: lex.query,
-    retrieval: { requested: 'hybrid', used: 'hybrid', embeddingModel: vectors.entry.model, semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0, fallbackReason: null },
+    retrieval: {
+      requested: 'hybrid', used: 'hybrid', embeddingModel: vectors.entry.model,
+      semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0, fallbackReason: null,
+      exactMatch: { signals, kept },
+    },
   };
+}
+
+/** Of the given pages, those whose text contains every word of the query (its own words, stemmed; no expansions). */
+async function wholeMatches(release: Release, q: string, ids: string[]): Promise<Set<string>> {
+  const wanted = parseQuery(q).terms;
+  const texts = await textsById(release, 'page', ids);
+  return new Set(ids.filter((id) => {
+    const has = new Set(terms(texts.get(id) ?? ''));
+    return wanted.length > 0 && wanted.every((t) => has.has(t));
+  }));
 }

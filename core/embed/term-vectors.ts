@@ -1,0 +1,71 @@
+// Embedders over a table of term vectors stored in the release (`embedding_terms`: term, idf, vector): the built-in
+// LSA model (`lsa.ts`, stemmed terms, trained by the pipeline on the corpus) and pretrained GloVe word vectors
+// (`glove.ts`, words as printed). A text's vector is the same function at build time and at query time:
+// v = Σ (1 + ln tf_t) · idf_t · V_t over the text's known terms, normalised to unit length (a zero vector when it
+// has none). Pure-digit terms (file numbers, years, page numbers) are left to BM25.
+import { normalise, type Embedder } from './provider.ts';
+
+/** A term's weight and vector (its row of the model). */
+export interface TermRow {
+  idf: number;
+  row: Float32Array | number[];
+}
+
+/** The rows of the given terms: a Map in the pipeline, SQL over the release's `embedding_terms` on the server. */
+export type TermLookup = (terms: string[]) => Promise<Map<string, TermRow>>;
+
+/** A model held in memory: sorted terms, their idf, and `terms.length × dim` row-major vectors. */
+export interface TermModel {
+  name: string;
+  dim: number;
+  terms: string[];
+  idf: Float64Array;
+  projection: Float32Array;
+}
+
+export type TermProvider = 'lsa' | 'glove';
+
+/** What a provider weighs in a text (the analysis is `core/text/analysis.ts`'s either way). */
+export type TermsOf = (text: string) => string[];
+
+export class TermVectorEmbedder implements Embedder {
+  constructor(
+    readonly provider: TermProvider,
+    readonly model: string,
+    readonly dim: number,
+    private readonly termsOf: TermsOf,
+    private readonly lookup: TermLookup,
+  ) {}
+
+  /** The lookup over a model in memory. */
+  static lookupOf(m: TermModel): TermLookup {
+    const index = new Map(m.terms.map((t, i) => [t, i]));
+    return async (ts) => {
+      const out = new Map<string, TermRow>();
+      for (const t of ts) {
+        const i = index.get(t);
+        if (i !== undefined) out.set(t, { idf: m.idf[i], row: m.projection.subarray(i * m.dim, (i + 1) * m.dim) });
+      }
+      return out;
+    };
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const counts = texts.map((text) => {
+      const tf = new Map<string, number>();
+      for (const t of this.termsOf(text)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      return tf;
+    });
+    const rows = await this.lookup([...new Set(counts.flatMap((c) => [...c.keys()]))].sort());
+    return counts.map((tf) => {
+      const v = new Float64Array(this.dim);
+      for (const [t, f] of [...tf].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+        const r = rows.get(t);
+        if (!r) continue;
+        const w = (1 + Math.log(f)) * r.idf;
+        for (let d = 0; d < this.dim; d++) v[d] += w * r.row[d];
+      }
+      return normalise(v);
+    });
+  }
+}
