@@ -80,19 +80,18 @@ export async function namedFiles(release: Release, text: string): Promise<string
 
 type Meeting = Record<string, unknown>;
 
-/** Files' meetings recently looked up, by release id and file number (a release never changes), least recent first. */
-const recentMeetings = new Map<string, Meeting[]>();
 const RECENT_MEETINGS = 1024;
 
 /**
  * Each file's appearances (`legislative_files.meetings`; none for a file the release lacks). Reading them costs about
- * as much as the ranking itself (nested lists), so the last RECENT_MEETINGS files asked for are kept.
+ * as much as the ranking itself (nested lists), so each release keeps the last RECENT_MEETINGS files asked for, least
+ * recent first.
  */
 async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<string, Meeting[]>> {
-  const key = (f: string) => `${release.id} ${f}`;
+  const recent = await release.memo('file-meetings', async () => new Map<string, Meeting[]>());
   const out = new Map<string, Meeting[]>();
   for (const f of files) {
-    const hit = recentMeetings.get(key(f));
+    const hit = recent.get(f);
     if (hit) out.set(f, hit);
   }
   const missing = files.filter((f) => !out.has(f));
@@ -103,12 +102,12 @@ async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<s
     for (const f of missing) out.set(f, read.get(f) ?? []);
   }
   for (const f of files) {
-    recentMeetings.delete(key(f));
-    recentMeetings.set(key(f), out.get(f)!);
+    recent.delete(f);
+    recent.set(f, out.get(f)!);
   }
-  for (const k of recentMeetings.keys()) {
-    if (recentMeetings.size <= RECENT_MEETINGS) break;
-    recentMeetings.delete(k);
+  for (const k of recent.keys()) {
+    if (recent.size <= RECENT_MEETINGS) break;
+    recent.delete(k);
   }
   return out;
 }
