@@ -70,6 +70,7 @@ t.test('gzip and br for every compressible answer, chosen by Accept-Encoding, wi
     ['/assets/app.css', /^text\/css/],
     ['/assets/app.js', /^text\/javascript/],
     ['/api/search?q=housing&limit=-1', /^application\/problem\+json/],
+    ['/feeds/search?q=housing', /^application\/atom\+xml/],
   ];
   for (const [path, type] of paths) {
     const plain = await raw(`${base}${path}`);
