@@ -26,6 +26,7 @@ import { buildFts, ftsSearch, type Fts } from './fts5.ts';
 import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
+import { distinctMix } from './mix.ts';
 import { formatJudged, runJudged, type JudgedResult } from './judged.ts';
 import { formatExtraction, measureExtraction, type ExtractionSets } from './extraction.ts';
 import { buildInputKey } from '../pipelines/input-key.ts';
@@ -428,6 +429,8 @@ export interface ScaleResult {
   endpoints: Record<string, HttpLatency & { path: string }>;
   snapshots: SnapshotResult[];
   load: (LoadResult & { note?: string }) | null;
+  /** The mixed load with no path asked twice (bench/mix.ts), caching off: one process, then replicas behind nginx. */
+  spread: ({ paths: number } & Record<string, number | (LoadResult & { note?: string })>) | null;
   /** The skewed mix per front configuration (one process, answer cache off/on; replicas behind nginx, cache off/on). */
   front: Record<string, LoadResult & { note?: string }> | null;
   server: { rssAfterStartMb: number; peakRssMb: number };
@@ -524,9 +527,18 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
     for (const id of set.pageIds.slice(0, 10)) mix.push(`/api/pages/${id}`);
     for (const [, , path] of served) if (!path.startsWith('/api/pages/')) mix.push(path, path);
     let loadResult: ScaleResult['load'] = null;
+    let spread: ScaleResult['spread'] = null;
     if (o.only.has('load') && o.loadSeconds > 0) {
       o.log(`load: ${o.loadSeconds} s at ${o.loadConnections} connections over ${mix.length} paths`);
       loadResult = load(o, server.url, mix, work);
+      // The same proportions, no path asked twice (as many paths as the fastest plausible run asks for).
+      const distinct = await distinctMix(release, await deriveQueries(release, 60), has, Math.max(2000, o.loadSeconds * 1000));
+      o.log(`load: ${o.loadSeconds} s over ${distinct.length} distinct paths, one process, then ${o.replicas} behind nginx (caches off)`);
+      spread = { paths: distinct.length, '1 process': load(o, server.url, distinct, work) };
+      if (existsSync(NGINX)) {
+        const cluster = await startCluster({ lake: server.lake, replicas: o.replicas, host: '127.0.0.1', port: 0, cache: false, answerCacheMb: 0, nginxWorkers: 1 });
+        try { spread[`${o.replicas} processes behind nginx`] = load(o, cluster.url, distinct, work); } finally { await cluster.close(); }
+      }
     }
     const { peakRssMb } = procStatus(server.pid);
     const front = o.only.has('front') ? await measureFront(o, server, [...new Set(mix)], work) : null;
@@ -537,7 +549,7 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
       corpus: { dir: corpus.dir, documents: pdfs.length, pages: pdfs.reduce((n, p) => n + p.pages, 0), generatedMs: corpus.generatedMs },
       release: { id: release.id, dir: rel.dir, reused: rel.reused, bytes: dirBytes(rel.dir) },
       pipeline: rel.build, queries: set, search, engine, fts5Build, endpoints, snapshots,
-      load: loadResult, front, server: { rssAfterStartMb, peakRssMb }, missing, failures, loadavg: { start: loadStart, end: round(loadavg()[0]) },
+      load: loadResult, spread, front, server: { rssAfterStartMb, peakRssMb }, missing, failures, loadavg: { start: loadStart, end: round(loadavg()[0]) },
     };
   } finally {
     release.retire();
@@ -593,6 +605,7 @@ export function table(r: BenchResults): string {
     }
     out.push('');
     for (const [name, l] of Object.entries(s.front ?? {})) out.push(`front, skewed mix (${l.connections} connections, ${l.seconds} s), ${name}: ${l.rps} req/s, p50 ${f(l.p50)} ms, p99 ${f(l.p99)} ms, non-2xx ${l.non2xx}, errors ${l.errors}`);
+    for (const [name, l] of Object.entries(s.spread ?? {})) if (typeof l === 'object') out.push(`load, mixed, no path twice (${s.spread!.paths} paths, ${l.connections} connections, ${l.seconds} s), ${name}, caching off: ${l.rps} req/s, p50 ${f(l.p50)} ms, p99 ${f(l.p99)} ms, non-2xx ${l.non2xx}, errors ${l.errors}`);
     if (s.load) out.push(`load (${s.load.tool}, ${s.load.connections} connections, ${s.load.seconds} s, mixed): ${s.load.rps} req/s, p50 ${f(s.load.p50)} ms, p99 ${f(s.load.p99)} ms, non-2xx ${s.load.non2xx}, errors ${s.load.errors}`);
     out.push(`server RSS: ${s.server.rssAfterStartMb} MB after start, peak ${s.server.peakRssMb} MB; release ${(s.release.bytes / 2 ** 20).toFixed(1)} MB on disk; FTS5 index built in ${f(s.fts5Build.ms / 1000)} s`);
     out.push(`machine load average (1 min): ${s.loadavg.start} at start, ${s.loadavg.end} at end (${r.machine.cpus} CPUs)`);

@@ -40,6 +40,9 @@ t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
   t.ok(s.load && s.load.requests > 0, 'load ran from a separate process');
   t.equal(s.load?.non2xx, 0, 'no non-2xx under load');
   t.equal(s.load?.errors, 0, 'no errors under load');
+  const spread = Object.entries(s.spread ?? {}).filter(([, l]) => typeof l === 'object') as [string, { requests: number; non2xx: number; errors: number }][];
+  t.ok(s.spread && s.spread.paths >= 100, `the load with no path twice had ${s.spread?.paths} distinct paths`);
+  for (const [name, l] of spread) t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `no path twice, ${name}: ${l.requests} requests, all 2xx`);
   const front = Object.entries(s.front ?? {});
   t.ok(front.length >= 2, `the skewed mix ran against ${front.map(([k]) => k).join('; ')}`);
   for (const [name, l] of front) t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `${name}: ${l.requests} requests, all 2xx`);
