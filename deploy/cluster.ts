@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -88,7 +88,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       const out = openSync(join(prefix, `replica-${i}.log`), 'a');
       children.push(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: ROOT, stdio: ['ignore', out, out],
-        env: { ...process.env, PORT: String(p), HOST: o.host, LAKE: o.lake, PUBLIC_BASE_URL: url, ANSWER_CACHE_MB: String(o.answerCacheMb) },
+        env: { DUCKDB_THREADS: String(Math.max(1, Math.floor(availableParallelism() / o.replicas))), ...process.env, PORT: String(p), HOST: o.host, LAKE: o.lake, PUBLIC_BASE_URL: url, ANSWER_CACHE_MB: String(o.answerCacheMb) },
       }));
       replicas.push(`${o.host}:${p}`);
     }

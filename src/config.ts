@@ -10,6 +10,8 @@ export interface Config {
   publicBaseUrl: string | null;
   /** DuckDB connections per release. */
   poolSize: number;
+  /** DuckDB's worker threads per release: replicas sharing a machine divide its cores between them. */
+  duckdbThreads?: number;
   /** Requests admitted beyond the pool size (they wait for a connection); more than that get 503 at once. */
   queueLimit: number;
   /** Per-query time limit; a query past it is interrupted and answered 503. */
@@ -63,6 +65,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     lakeDir: resolve(env.LAKE || 'lake'),
     publicBaseUrl: env.PUBLIC_BASE_URL || null,
     poolSize: Number(env.POOL_SIZE || 3),
+    duckdbThreads: Number(env.DUCKDB_THREADS || 2),
     queueLimit: Number(env.QUEUE_LIMIT || 64),
     queryTimeoutMs: Number(env.QUERY_TIMEOUT_MS || 5000),
     contractChecks: env.CONTRACT_CHECKS === '1',

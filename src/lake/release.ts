@@ -14,6 +14,8 @@ import { Pool, uncancelled } from './pool.ts';
 /** How the server opens a release: its pool, and the endpoint that embeds queries for hybrid search (none: null). */
 export interface ReleaseSettings {
   poolSize: number; queueLimit: number; queryTimeoutMs: number; embedding?: EmbeddingSettings | null;
+  /** DuckDB's worker threads per release (default 2). */
+  duckdbThreads?: number;
   /** Started on each release once it opens: per-release tables read ahead of the first request that needs them. */
   warm?: (release: Release) => void;
 }
@@ -97,7 +99,7 @@ export class Release {
     if (built !== ANALYSIS.version) throw new ReleaseRefused(manifest.releaseId, `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest, hashed);
     const spillDir = await mkdtemp(join(tmpdir(), `board-records-${manifest.releaseId}-`));
-    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB', temp_directory: spillDir })
+    const instance = await DuckDBInstance.create(':memory:', { threads: String(settings.duckdbThreads ?? 2), memory_limit: '1GB', temp_directory: spillDir })
       .catch(async (e) => { await rm(spillDir, { recursive: true, force: true }); throw e; });
     const setup = await instance.connect();
     try {
