@@ -127,7 +127,13 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
     // Run unprepared: the candidates' text varies, and would crowd the pool's prepared statements out.
     return release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values, q.types as DuckDBType[])).getRowObjectsJson());
   };
-  const [lex, top] = await Promise.all([lexing, similarities(null)]);
+  // Which of the lexical top pages print every query word is read while DuckDB ranks the vectors.
+  const signals = exactSignals(p.q);
+  const [lex, top, whole] = await Promise.all([
+    lexing,
+    similarities(null),
+    signals.length ? null : lexing.then((l) => wholeMatches(release, p.q, l.ids.slice(0, PROTECTED).map((r) => r.id))),
+  ]);
   const inTopIds = new Set(top.map((r) => String(r.id)));
   const outside = lex.ids.map((r) => r.id).filter((id) => !inTopIds.has(id));
   const rows: Record<string, unknown>[] = [...top, ...(outside.length ? (await similarities(outside)).map((r) => ({ ...r, rank: depth + 1 })) : [])];
@@ -136,8 +142,6 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   const floor = inTop.length ? Math.min(...inTop) : 0;
   for (const r of rows) if (Number(r.rank) > depth) similarity.set(String(r.id), Math.min(floor, Number(r.sim)));
 
-  const signals = exactSignals(p.q);
-  const whole = signals.length ? null : await wholeMatches(release, p.q, lex.ids.slice(0, PROTECTED).map((r) => r.id));
   const { ranked, kept } = fuse(lex.ids, similarity, floor, (id) => !whole || whole.has(id));
   const covered = ranked.filter((r) => similarity.has(r.id)).length;
   return {
