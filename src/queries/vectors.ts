@@ -103,45 +103,32 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   const { embedder } = vectors;
   if (typeof embedder === 'string') return fallback(embedder);
 
-  // The lexical ranking runs while the query is embedded, and beside the vector ranking.
-  const lexing = lexical(depth);
-  lexing.catch(() => {}); // awaited below; a failure is not unhandled while the embedding is awaited
-  const qv = await embedder.embed([p.q]).then((v) => v[0], (e: unknown) => failureReason(e, vectors.entry.model));
-  if (typeof qv === 'string') return fallback(qv, await lexing);
-  if (qv.length !== vectors.entry.dim) return fallback(`the embedding endpoint returned ${qv.length} dimensions, this release's vectors have ${vectors.entry.dim}`, await lexing);
-  if (isZero(qv)) return fallback(`none of the query's words is in the vocabulary of ${vectors.entry.model}`, await lexing);
+  const [lex, qv] = await Promise.all([lexical(depth), embedder.embed([p.q]).then((v) => v[0], (e: unknown) => failureReason(e, vectors.entry.model))]);
+  if (typeof qv === 'string') return fallback(qv, lex);
+  if (qv.length !== vectors.entry.dim) return fallback(`the embedding endpoint returned ${qv.length} dimensions, this release's vectors have ${vectors.entry.dim}`, lex);
+  if (isZero(qv)) return fallback(`none of the query's words is in the vocabulary of ${vectors.entry.model}`, lex);
 
-  // The vector ranking over every page under the filters: its top `depth`, then the lexical candidates' outside it.
-  const similarities = (ids: string[] | null) => {
-    const q = new Params();
-    const dim = vectors.entry.dim;
-    const query = q.add(arrayValue(Array.from(qv)), ARRAY(FLOAT, dim));
-    let where = `year BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
-    if (p.kind) where += ` AND kind = ${q.add(p.kind)}`;
-    const sim = `max(array_inner_product(v, ${query}::FLOAT[${dim}])) AS sim`;
-    const sql = ids
-      ? `SELECT page_id AS id, ${sim}, NULL AS rank FROM vec_passages WHERE ${where} AND page_id IN (${q.list(ids)}) GROUP BY page_id`
-      : `SELECT id, sim, rank::INTEGER AS rank FROM (
-           SELECT id, sim, row_number() OVER (ORDER BY sim DESC, id) AS rank FROM (SELECT page_id AS id, ${sim} FROM vec_passages WHERE ${where} GROUP BY page_id))
-         WHERE rank <= ${q.add(depth)}`;
-    // Run unprepared: the candidates' text varies, and would crowd the pool's prepared statements out.
-    return release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values, q.types as DuckDBType[])).getRowObjectsJson());
-  };
-  // Which of the lexical top pages print every query word is read while DuckDB ranks the vectors.
-  const signals = exactSignals(p.q);
-  const [lex, top, whole] = await Promise.all([
-    lexing,
-    similarities(null),
-    signals.length ? null : lexing.then((l) => wholeMatches(release, p.q, l.ids.slice(0, PROTECTED).map((r) => r.id))),
-  ]);
-  const inTopIds = new Set(top.map((r) => String(r.id)));
-  const outside = lex.ids.map((r) => r.id).filter((id) => !inTopIds.has(id));
-  const rows: Record<string, unknown>[] = [...top, ...(outside.length ? (await similarities(outside)).map((r) => ({ ...r, rank: depth + 1 })) : [])];
+  // The vector ranking over every page under the filters; kept: its top `depth` and the lexical candidates.
+  const lexIds = lex.ids.map((r) => r.id);
+  const q = new Params();
+  const dim = vectors.entry.dim;
+  const query = q.add(arrayValue(Array.from(qv)), ARRAY(FLOAT, dim));
+  let where = `year BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
+  if (p.kind) where += ` AND kind = ${q.add(p.kind)}`;
+  const sql = `
+    SELECT id, sim, rank::INTEGER AS rank FROM (
+      SELECT id, sim, row_number() OVER (ORDER BY sim DESC, id) AS rank FROM (
+        SELECT page_id AS id, max(array_inner_product(v, ${query}::FLOAT[${dim}])) AS sim FROM vec_passages WHERE ${where} GROUP BY page_id))
+    WHERE rank <= ${q.add(depth)} ${lexIds.length ? `OR id IN (${q.list(lexIds)})` : ''}`;
+  // Run unprepared: its text varies with the lexical candidates, and would crowd the pool's prepared statements out.
+  const rows = await release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values, q.types as DuckDBType[])).getRowObjectsJson());
   const similarity = new Map(rows.map((r) => [String(r.id), Number(r.sim)]));
   const inTop = rows.filter((r) => Number(r.rank) <= depth).map((r) => Number(r.sim));
   const floor = inTop.length ? Math.min(...inTop) : 0;
   for (const r of rows) if (Number(r.rank) > depth) similarity.set(String(r.id), Math.min(floor, Number(r.sim)));
 
+  const signals = exactSignals(p.q);
+  const whole = signals.length ? null : await wholeMatches(release, p.q, lex.ids.slice(0, PROTECTED).map((r) => r.id));
   const { ranked, kept } = fuse(lex.ids, similarity, floor, (id) => !whole || whole.has(id));
   const covered = ranked.filter((r) => similarity.has(r.id)).length;
   return {
