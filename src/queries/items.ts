@@ -94,7 +94,7 @@ async function itemsById(release: Release, ids: string[]): Promise<Map<string, R
   return new Map([...stored].map(([id, r]) => [id, itemOf(r)]));
 }
 
-type Ranked = { item_id: string; score: number; group_count: number; total: number }[];
+export type Ranked = { item_id: string; score: number; group_count: number; total: number }[];
 
 /**
  * The ranking from the in-memory item ranking (src/queries/short-postings.ts) when it can give every match: the
@@ -102,7 +102,7 @@ type Ranked = { item_id: string; score: number; group_count: number; total: numb
  * groupBy=file takes the file number and date from the item id. Null where DuckDB ranks (long lists, groupBy=matter,
  * actionType or result filters), as the SQL of rankInDuckDB does.
  */
-async function rankInMemory(release: Release, m: Matches, f: RankFilters, p: ItemSearchParams, voter: { table: PositionTable; voter: string } | null): Promise<Ranked | null> {
+export async function rankInMemory(release: Release, m: Matches, f: RankFilters, p: ItemSearchParams, voter: { table: PositionTable; voter: string } | null): Promise<Ranked | null> {
   if (p.groupBy === 'matter' || p.actionType || p.result) return null;
   const everyMatch = voter || p.final || p.groupBy === 'file';
   const ranked = await rankShort(release, 'item', m.query, everyMatch ? { ...f, limit: Number.MAX_SAFE_INTEGER } : f);
@@ -156,7 +156,7 @@ function byFile(hits: { id: string; score: number }[], limit: number): Ranked {
 }
 
 /** The ranking by SQL over the postings: every filter and grouping. */
-async function rankInDuckDB(release: Release, q: Params, m: Matches, p: ItemSearchParams, range: { from: number; to: number }, table: PositionTable | null, voter: Supervisor | null): Promise<Ranked> {
+export async function rankInDuckDB(release: Release, q: Params, m: Matches, p: ItemSearchParams, range: { from: number; to: number }, table: PositionTable | null, voter: Supervisor | null): Promise<Ranked> {
   const conditions: string[] = [];
   if (p.date) conditions.push(`starts_with(h.doc_id, ${q.add(meetingIdPrefix(p.date))})`);
   if (table && voter && !p.actionType && !p.result) {
