@@ -4,6 +4,7 @@
 // and roll call id), so a walk needs no sort. The display columns of the rows an answer shows come from the item
 // record store (src/queries/texts.ts).
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
+import { itemOfRollCall } from '../../../core/lake/ids.ts';
 import type { Release } from '../../lake/release.ts';
 
 /** Strings stored once, rows holding their index. */
@@ -65,7 +66,7 @@ export function positionTable(release: Release): Promise<PositionTable> {
     let i = 0;
     const rows = release.pool.stream(`
       SELECT p.supervisor_id AS v, p.year::INTEGER AS y, strftime(p.meeting_date, '%Y-%m-%d') AS d, p.file_number AS f, r.sequence::INTEGER AS s,
-             p.position AS p, p.is_final AS x, p.roll_call_id AS r, p.item_id AS i, p.name_as_recorded AS n
+             p.position AS p, p.is_final AS x, p.roll_call_id AS r, p.name_as_recorded AS n
       FROM positions p JOIN roll_calls r ON r.roll_call_id = p.roll_call_id AND r.year = p.year
       WHERE p.supervisor_id IS NOT NULL ORDER BY p.supervisor_id, p.meeting_date DESC, p.file_number, r.sequence, p.roll_call_id`, [], 600_000);
     for await (const chunk of rows) {
@@ -81,11 +82,13 @@ export function positionTable(release: Release): Promise<PositionTable> {
         t.position[i] = POSITIONS.indexOf(r.p as Position);
         t.isFinal[i] = r.x ? 1 : 0;
         t.rollCall[i] = rollCalls.of(String(r.r));
-        t.item[i] = items.of(String(r.i));
         t.name[i] = names.of(String(r.n));
         i++;
       }
     }
+    // Each roll call's item, from its id (once per roll call, not per position).
+    const itemOf = Uint32Array.from(rollCalls.values, (id) => items.of(itemOfRollCall(id)));
+    for (let k = 0; k < i; k++) t.item[k] = itemOf[t.rollCall[k]];
     // Dates renumbered in date order, so that comparing two rows' indexes compares their dates.
     t.dates = [...dates.values].sort();
     const order = new Map(t.dates.map((d, k) => [d, k]));
