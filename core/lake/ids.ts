@@ -27,6 +27,20 @@ export const itemFileNumberSql = (column: string): string => `split_part(${colum
 /** SQL: the meeting date (`YYYY-MM-DD`, as text) the item id in `column` begins with. */
 export const itemMeetingDateSql = (column: string): string => `left(${column}, 10)`;
 
+/** The file number of an item id, as itemFileNumberSql reads it (its fifth `-` part, '' when it has none). */
+export function itemFileNumber(id: string): string {
+  let start = 0;
+  for (let dashes = 0; dashes < 4; dashes++) {
+    start = id.indexOf('-', start) + 1;
+    if (start === 0) return '';
+  }
+  const end = id.indexOf('-', start);
+  return end < 0 ? id.slice(start) : id.slice(start, end);
+}
+
+/** The meeting date (`YYYY-MM-DD`) an item id begins with, as itemMeetingDateSql reads it. */
+export const itemMeetingDate = (id: string): string => id.slice(0, 10);
+
 /** The `n`th roll call (from 1) of an item: `<itemId>-v<n>`. */
 export const rollCallId = (itemId: string, n: number): string => `${itemId}-v${n}`;
 

@@ -1,15 +1,15 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
 import { POSITIONS, type ActionType, type Position, type Result } from '../../core/lake/format.ts';
-import { itemFileNumberSql, itemMeetingDateSql, itemOfRollCall, meetingIdPrefix, rollCallSequence } from '../../core/lake/ids.ts';
+import { itemFileNumber, itemFileNumberSql, itemMeetingDate, itemMeetingDateSql, meetingIdPrefix, rollCallSequence } from '../../core/lake/ids.ts';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
-import { positionTable, voterRows, type PositionTable } from './aggregates/positions.ts';
+import { positionTable, voterRows, type PositionFilters, type PositionTable } from './aggregates/positions.ts';
 import type { Release } from '../lake/release.ts';
 import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
-import { bm25, interpreted, round } from './bm25.ts';
+import { bm25, interpreted, round, type Matches } from './bm25.ts';
 import { snippet } from './snippet.ts';
-import { rankShort } from './short-postings.ts';
+import { rankShort, type RankFilters } from './short-postings.ts';
 import { Params } from './sql.ts';
 import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
@@ -94,19 +94,75 @@ async function itemsById(release: Release, ids: string[]): Promise<Map<string, R
   return new Map([...stored].map(([id, r]) => [id, itemOf(r)]));
 }
 
-export async function searchItems(release: Release, links: Links, p: ItemSearchParams) {
-  if (p.position && !p.voter) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
-  const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
-  const q = new Params();
-  const range = yearRange(p, p.date);
-  const m = await bm25(release, q, 'item', p.q, range);
+export type Ranked = { item_id: string; score: number; group_count: number; total: number }[];
+
+/**
+ * The ranking from the in-memory item ranking (src/queries/short-postings.ts) when it can give every match: the
+ * voter's filters walk their slice of the position table, `final` the release's items with a final roll call, and
+ * groupBy=file takes the file number and date from the item id. Null where DuckDB ranks (long lists, groupBy=matter,
+ * actionType or result filters), as the SQL of rankInDuckDB does.
+ */
+export async function rankInMemory(release: Release, m: Matches, f: RankFilters, p: ItemSearchParams, voter: { table: PositionTable; voter: string } | null): Promise<Ranked | null> {
+  if (p.groupBy === 'matter' || p.actionType || p.result) return null;
+  const everyMatch = voter || p.final || p.groupBy === 'file';
+  const ranked = await rankShort(release, 'item', m.query, everyMatch ? { ...f, limit: Number.MAX_SAFE_INTEGER } : f);
+  if (!ranked) return null;
+  let hits = ranked.ids;
+  if (voter) {
+    const mine = voterItems(voter.table, voter.voter, { ...f, position: p.position, final: p.final });
+    hits = hits.filter((h) => mine[voter.table.items.index.get(h.id) ?? -1] === 1);
+  } else if (p.final) {
+    const final = await finalItems(release);
+    hits = hits.filter((h) => final.has(h.id));
+  }
+  if (p.groupBy === 'file') return byFile(hits, f.limit);
+  const total = everyMatch ? hits.length : ranked.total;
+  return hits.slice(0, f.limit).map((h) => ({ item_id: h.id, score: h.score, group_count: 1, total }));
+}
+
+/** Per item (an index into the table's `items`): 1 when the voter has a matching position on it. */
+function voterItems(t: PositionTable, voter: string, f: PositionFilters): Uint8Array {
+  const mine = new Uint8Array(t.items.values.length);
+  for (const row of voterRows(t, voter, f)) mine[t.item[row]] = 1;
+  return mine;
+}
+
+/** The release's items with a final roll call (rescinded votes are not final), read once. */
+function finalItems(release: Release): Promise<Set<string>> {
+  return release.memo('final-items', async () => new Set((await release.pool.rows('SELECT DISTINCT item_id FROM roll_calls WHERE is_final')).map((r) => String(r.item_id))));
+}
+
+/**
+ * groupBy=file over ranked matches (score descending, then id): each file's best match (score, then latest meeting,
+ * then id) with the file's number of matches, files ranked by their best match's score, then its id.
+ */
+function byFile(hits: { id: string; score: number }[], limit: number): Ranked {
+  const groups = new Map<string, { best: { id: string; score: number }; count: number }>();
+  for (const h of hits) {
+    const file = itemFileNumber(h.id);
+    const g = groups.get(file);
+    if (!g) groups.set(file, { best: h, count: 1 });
+    else {
+      g.count++;
+      if (h.score === g.best.score && itemMeetingDate(h.id) > itemMeetingDate(g.best.id)) g.best = h;
+    }
+  }
+  // Groups come in the order of their first match, whose score their best match shares: only ties at the cut reorder.
+  const order = [...groups.values()];
+  let cut = Math.min(limit, order.length);
+  while (cut > 0 && cut < order.length && order[cut].best.score === order[cut - 1].best.score) cut++;
+  const top = order.slice(0, cut).sort((a, b) => b.best.score - a.best.score || (a.best.id < b.best.id ? -1 : a.best.id > b.best.id ? 1 : 0));
+  return top.slice(0, limit).map((g) => ({ item_id: g.best.id, score: g.best.score, group_count: g.count, total: order.length }));
+}
+
+/** The ranking by SQL over the postings: every filter and grouping. */
+export async function rankInDuckDB(release: Release, q: Params, m: Matches, p: ItemSearchParams, range: { from: number; to: number }, table: PositionTable | null, voter: Supervisor | null): Promise<Ranked> {
   const conditions: string[] = [];
   if (p.date) conditions.push(`starts_with(h.doc_id, ${q.add(meetingIdPrefix(p.date))})`);
-  const table = voter ? await positionTable(release) : null;
   if (table && voter && !p.actionType && !p.result) {
     // The voter's items from the in-memory position table: no scan of the positions Parquet per request.
-    const rows = voterRows(table, voter.id, { from: range.from, to: range.to, position: p.position, final: p.final });
-    const ids = [...new Set(rows.map((i) => itemOfRollCall(table.rollCalls[table.rollCall[i]])))];
+    const mine = voterItems(table, voter.id, { from: range.from, to: range.to, position: p.position, final: p.final });
+    const ids = table.items.values.filter((_, k) => mine[k] === 1);
     conditions.push(`h.doc_id IN (SELECT unnest(${q.add(listValue(ids), LIST(VARCHAR))}))`);
   } else {
     const rolls = rollCallFilter({ ...p, voter: voter?.id }, q, 'h.doc_id');
@@ -114,11 +170,8 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   }
   const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
   const limit = q.add(p.limit);
-  // Ungrouped and unfiltered, short postings lists are ranked in memory (src/queries/short-postings.ts).
-  const plain = !m.empty && p.groupBy === 'none' && !voter && !p.final && !p.actionType && !p.result;
-  const short = plain ? await rankShort(release, 'item', m.query, { ...range, date: p.date, limit: p.limit }) : null;
   // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
-  const ranked = m.empty ? [] : short ? short.ids.map((r) => ({ item_id: r.id, score: r.score, group_count: 1, total: short.total })) : await release.pool.rows(p.groupBy === 'none' ? `
+  const rows = await release.pool.rows(p.groupBy === 'none' ? `
     SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
     FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
     WITH grouped AS (
@@ -128,6 +181,17 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
     )
     SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
     FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
+  return rows.map((r) => ({ item_id: String(r.item_id), score: Number(r.score), group_count: Number(r.group_count), total: Number(r.total) }));
+}
+
+export async function searchItems(release: Release, links: Links, p: ItemSearchParams) {
+  if (p.position && !p.voter) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
+  const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
+  const q = new Params();
+  const range = yearRange(p, p.date);
+  const m = await bm25(release, q, 'item', p.q, range);
+  const table = voter ? await positionTable(release) : null;
+  const ranked = m.empty ? [] : ((await rankInMemory(release, m, { ...range, date: p.date, limit: p.limit }, p, table && voter ? { table, voter: voter.id } : null)) ?? (await rankInDuckDB(release, q, m, p, range, table, voter)));
 
   const ids = ranked.map((r) => String(r.item_id));
   const [records, texts, coverage] = await Promise.all([itemsById(release, ids), textsById(release, 'item', ids), coverageOf(release, range, p.date)]);
@@ -176,11 +240,13 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
 /** Every recorded position of the voter on these items (whatever the filters), by roll call id, with its action. */
 function voterPositions(t: PositionTable, supervisorId: string, records: Map<string, Row>): Map<string, Row[]> {
   const out = new Map<string, Row[]>();
+  const shown = new Set([...records.keys()].map((id) => t.items.index.get(id)));
   const [start, end] = t.voters.get(supervisorId) ?? [0, 0];
   for (let i = start; i < end; i++) {
+    if (!shown.has(t.item[i])) continue;
     const rollCallId = t.rollCalls[t.rollCall[i]];
-    const itemId = itemOfRollCall(rollCallId);
-    const rc = records.get(itemId)?.rollCalls.find((r: Row) => r.id === rollCallId);
+    const itemId = t.items.values[t.item[i]];
+    const rc = records.get(itemId)!.rollCalls.find((r: Row) => r.id === rollCallId);
     if (!rc) continue;
     const row = { rollCallId, nameAsRecorded: t.names[t.name[i]], position: POSITIONS[t.position[i]], action: rc.action, actionType: rc.actionType, isFinal: t.isFinal[i] === 1, page: rc.page };
     (out.get(itemId) ?? out.set(itemId, []).get(itemId)!).push(row);

@@ -10,7 +10,7 @@ import { ARRAY, arrayValue, FLOAT, type DuckDBType } from '@duckdb/node-api';
 import type { EmbeddingSettings } from '../../core/config.ts';
 import { GloveEmbedder } from '../../core/embed/glove.ts';
 import { LsaEmbedder } from '../../core/embed/lsa.ts';
-import type { TermLookup, TermRow, TermVectorEmbedder } from '../../core/embed/term-vectors.ts';
+import { TermVectorEmbedder, type TermModel } from '../../core/embed/term-vectors.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
@@ -52,16 +52,18 @@ async function load(release: Release): Promise<Loaded | null> {
     await c.run(`CREATE TABLE IF NOT EXISTS vec_passages AS SELECT page_id, year::INTEGER AS year, kind, vector::FLOAT[${entry.dim}] AS v FROM page_embeddings`);
     if (stored) await c.run(`CREATE TABLE IF NOT EXISTS model_terms AS SELECT term, idf, projection::FLOAT[${entry.dim}] AS projection FROM embedding_terms`);
   }, 120_000);
-  const lookup: TermLookup = async (terms) => {
-    const out = new Map<string, TermRow>();
-    if (terms.length === 0) return out;
-    const q = new Params();
-    const rows = await release.pool.rows(`SELECT term, idf, projection FROM model_terms WHERE term IN (${q.list(terms)})`, q);
-    for (const r of rows) out.set(String(r.term), { idf: Number(r.idf), row: r.projection as number[] });
-    return out;
-  };
-  const model = !stored ? null : entry.provider === 'lsa' ? new LsaEmbedder(entry.model, entry.dim, lookup) : new GloveEmbedder(entry.model, entry.dim, lookup);
+  // A stored model's terms are held in memory (a few MB): a query's words are looked up without a statement.
+  const lookup = stored ? TermVectorEmbedder.lookupOf(await termModel(release, entry)) : null;
+  const model = !lookup ? null : entry.provider === 'lsa' ? new LsaEmbedder(entry.model, entry.dim, lookup) : new GloveEmbedder(entry.model, entry.dim, lookup);
   return { entry, embedder: queryEmbedder(entry, model, release.settings.embedding ?? null) };
+}
+
+/** The release's stored model (table `model_terms`) as a model in memory. */
+async function termModel(release: Release, entry: EmbeddingsEntry): Promise<TermModel> {
+  const rows = await release.pool.rows('SELECT term, idf, projection FROM model_terms ORDER BY term');
+  const projection = new Float32Array(rows.length * entry.dim);
+  rows.forEach((r, i) => projection.set(r.projection as number[], i * entry.dim));
+  return { name: entry.model, dim: entry.dim, terms: rows.map((r) => String(r.term)), idf: Float64Array.from(rows, (r) => Number(r.idf)), projection };
 }
 
 /**

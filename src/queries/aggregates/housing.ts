@@ -74,16 +74,17 @@ export async function housingAggregate(release: Release, links: Links, p: Aggreg
   const voter = await resolveAggregateVoter(release, p);
   const { facts, units } = await housingFiles(release);
   const t = await positionTable(release);
-  const kept = keptPositions(t, voter.id, p, true, new Set(units.keys()));
+  const housing = await release.memo('housing-file-flags', async () => Uint8Array.from(t.files, (f) => (units.has(f) ? 1 : 0)));
+  const kept = keptPositions(t, voter.id, p, true, housing);
   const byPosition = Object.fromEntries(POSITIONS.map((k) => [k, { files: 0, units: 0 }])) as Record<Position, { files: number; units: number }>;
   let withUnits = 0;
-  for (const k of kept) {
-    const n = units.get(t.files[t.file[k.row]])!;
-    byPosition[POSITIONS[t.position[k.row]]].files++;
-    byPosition[POSITIONS[t.position[k.row]]].units += n;
+  for (const row of kept.rows) {
+    const n = units.get(t.files[t.file[row]])!;
+    byPosition[POSITIONS[t.position[row]]].files++;
+    byPosition[POSITIONS[t.position[row]]].units += n;
     if (n > 0) withUnits++;
   }
-  const shown = await shownPositions(release, t, kept.slice(0, p.limit));
+  const shown = await shownPositions(release, t, kept, p.limit);
   const files = shown.map(({ officialUrl, page, sharedVote, ...r }) => {
     const f = facts.get(r.fileNumber) ?? { unitMentions: [], addresses: [], signals: [] };
     return {
@@ -95,7 +96,7 @@ export async function housingAggregate(release: Release, links: Links, p: Aggreg
       evidence: { officialUrl, page, transcriptUrl: links.item(r.itemId), markdownUrl: links.item(r.itemId, true) },
     };
   });
-  const counted = kept.length;
+  const counted = kept.rows.length;
   return {
     coverage: await coverageOf(release, p),
     voter,

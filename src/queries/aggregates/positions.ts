@@ -1,13 +1,16 @@
 // The release's recorded positions as a compact table sorted by voter, read once per release into typed arrays: an
 // aggregate walks one voter's slice in memory instead of joining positions and roll calls in DuckDB on every request.
-// The display columns of the rows an answer shows come from the item record store (src/queries/texts.ts).
+// Within a voter's slice, rows are in the order answers list them (latest meeting first, then file number, sequence
+// and roll call id), so a walk needs no sort. The display columns of the rows an answer shows come from the item
+// record store (src/queries/texts.ts).
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
+import { itemOfRollCall } from '../../../core/lake/ids.ts';
 import type { Release } from '../../lake/release.ts';
 
 /** Strings stored once, rows holding their index. */
-class Dictionary {
+export class Dictionary {
   readonly values: string[] = [];
-  private readonly index = new Map<string, number>();
+  readonly index = new Map<string, number>();
 
   of(value: string): number {
     let i = this.index.get(value);
@@ -20,7 +23,10 @@ class Dictionary {
   }
 }
 
-/** Every position with a reconciled supervisor, sorted by supervisor; `voters` maps a supervisor id to its rows [start, end). */
+/**
+ * Every position with a reconciled supervisor, sorted by supervisor, then latest meeting first, file number, sequence
+ * and roll call id; `voters` maps a supervisor id to its rows [start, end).
+ */
 export interface PositionTable {
   voters: Map<string, [number, number]>;
   year: Uint16Array;
@@ -35,6 +41,9 @@ export interface PositionTable {
   isFinal: Uint8Array;
   rollCall: Uint32Array;
   rollCalls: string[];
+  /** The roll call's item, as an index into `items` (whose `index` maps an item id back). */
+  item: Uint32Array;
+  items: Dictionary;
   name: Uint32Array;
   names: string[];
 }
@@ -47,17 +56,19 @@ export function positionTable(release: Release): Promise<PositionTable> {
     const files = new Dictionary();
     const rollCalls = new Dictionary();
     const names = new Dictionary();
+    const items = new Dictionary();
     const t = {
       voters: new Map<string, [number, number]>(), year: new Uint16Array(size), date: new Uint32Array(size), dates: [] as string[],
       file: new Uint32Array(size), files: files.values, sequence: new Uint16Array(size), position: new Uint8Array(size),
-      isFinal: new Uint8Array(size), rollCall: new Uint32Array(size), rollCalls: rollCalls.values, name: new Uint32Array(size), names: names.values,
+      isFinal: new Uint8Array(size), rollCall: new Uint32Array(size), rollCalls: rollCalls.values,
+      item: new Uint32Array(size), items, name: new Uint32Array(size), names: names.values,
     };
     let i = 0;
     const rows = release.pool.stream(`
       SELECT p.supervisor_id AS v, p.year::INTEGER AS y, strftime(p.meeting_date, '%Y-%m-%d') AS d, p.file_number AS f, r.sequence::INTEGER AS s,
              p.position AS p, p.is_final AS x, p.roll_call_id AS r, p.name_as_recorded AS n
       FROM positions p JOIN roll_calls r ON r.roll_call_id = p.roll_call_id AND r.year = p.year
-      WHERE p.supervisor_id IS NOT NULL ORDER BY p.supervisor_id`, [], 600_000);
+      WHERE p.supervisor_id IS NOT NULL ORDER BY p.supervisor_id, p.meeting_date DESC, p.file_number, r.sequence, p.roll_call_id`, [], 600_000);
     for await (const chunk of rows) {
       for (const r of chunk) {
         const v = String(r.v);
@@ -75,6 +86,9 @@ export function positionTable(release: Release): Promise<PositionTable> {
         i++;
       }
     }
+    // Each roll call's item, from its id (once per roll call, not per position).
+    const itemOf = Uint32Array.from(rollCalls.values, (id) => items.of(itemOfRollCall(id)));
+    for (let k = 0; k < i; k++) t.item[k] = itemOf[t.rollCall[k]];
     // Dates renumbered in date order, so that comparing two rows' indexes compares their dates.
     t.dates = [...dates.values].sort();
     const order = new Map(t.dates.map((d, k) => [d, k]));
@@ -87,33 +101,30 @@ export function positionTable(release: Release): Promise<PositionTable> {
 /** Which of a voter's positions an aggregate counts. */
 export interface PositionFilters { from: number; to: number; position?: Position; final: boolean }
 
-/** One kept position: its row in the table, and how many of the voter's matching roll calls its file has. */
-export interface Kept { row: number; rollCallsInFile: number }
+/** The kept positions' rows, in order, and per file (an index into `files`) how many of the voter's matching roll calls it has. */
+export interface Kept { rows: number[]; matching: Uint32Array }
 
 /**
- * The voter's matching positions (years, position, final, and `only` files when given), ordered latest meeting first,
- * then file number, sequence and roll call id. `perFile` keeps each file's most recent one (latest meeting, then the
- * last vote in the item, then the largest roll call id), as the SQL `max({d, s, id})` per file did.
+ * The voter's matching positions (years, position, final, and files flagged in `only` when given), ordered latest meeting first,
+ * then file number, sequence and roll call id (the table's order). `perFile` keeps each file's most recent one (latest
+ * meeting, then the last vote in the item, then the largest roll call id), as the SQL `max({d, s, id})` per file did:
+ * in table order, a file's rows of its latest meeting come first and together, that one last.
  */
-export function keptPositions(t: PositionTable, voter: string, p: PositionFilters, perFile: boolean, only?: Set<string>): Kept[] {
+export function keptPositions(t: PositionTable, voter: string, p: PositionFilters, perFile: boolean, only?: Uint8Array): Kept {
   const rows = voterRows(t, voter, p, only);
-  const later = (a: number, b: number) =>
-    t.date[a] - t.date[b] || t.sequence[a] - t.sequence[b] || compare(t.rollCalls[t.rollCall[a]], t.rollCalls[t.rollCall[b]]);
-  const perFileCount = new Map<number, number>();
-  const latest = new Map<number, number>();
+  const matching = new Uint32Array(t.files.length);
+  /** Per file: its kept row + 1 (0: none yet). */
+  const latest = new Uint32Array(perFile ? t.files.length : 0);
   for (const i of rows) {
-    perFileCount.set(t.file[i], (perFileCount.get(t.file[i]) ?? 0) + 1);
-    const best = latest.get(t.file[i]);
-    if (best === undefined || later(i, best) > 0) latest.set(t.file[i], i);
+    const f = t.file[i];
+    matching[f]++;
+    if (perFile && (latest[f] === 0 || t.date[i] === t.date[latest[f] - 1])) latest[f] = i + 1;
   }
-  const kept = perFile ? [...latest.values()] : rows;
-  kept.sort((a, b) => t.date[b] - t.date[a] || compare(t.files[t.file[a]], t.files[t.file[b]]) || t.sequence[a] - t.sequence[b]
-    || compare(t.rollCalls[t.rollCall[a]], t.rollCalls[t.rollCall[b]]));
-  return kept.map((row) => ({ row, rollCallsInFile: perFileCount.get(t.file[row])! }));
+  return { rows: perFile ? rows.filter((i) => latest[t.file[i]] === i + 1) : rows, matching };
 }
 
-/** The rows of the voter's positions that match the filters (and are on `only` files, when given), in table order. */
-export function voterRows(t: PositionTable, voter: string, p: PositionFilters, only?: Set<string>): number[] {
+/** The rows of the voter's positions that match the filters (and are on files flagged in `only`, per index into `files`, when given), in table order. */
+export function voterRows(t: PositionTable, voter: string, p: PositionFilters, only?: Uint8Array): number[] {
   const [start, end] = t.voters.get(voter) ?? [0, 0];
   const want = p.position === undefined ? -1 : POSITIONS.indexOf(p.position);
   const rows: number[] = [];
@@ -121,11 +132,8 @@ export function voterRows(t: PositionTable, voter: string, p: PositionFilters, o
     if (t.year[i] < p.from || t.year[i] > p.to) continue;
     if (want >= 0 && t.position[i] !== want) continue;
     if (p.final && !t.isFinal[i]) continue;
-    if (only && !only.has(t.files[t.file[i]])) continue;
+    if (only && !only[t.file[i]]) continue;
     rows.push(i);
   }
   return rows;
 }
-
-/** Byte order of ASCII ids, as DuckDB sorts VARCHAR. */
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

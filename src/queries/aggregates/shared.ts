@@ -1,7 +1,6 @@
 // What the votes and housing aggregates share: their parameters, the voter they are about, the interpretation limits
 // every aggregate states, and what they show of each counted position.
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
-import { itemOfRollCall } from '../../../core/lake/ids.ts';
 import type { Supervisor } from '../../../core/roster.ts';
 import type { Release } from '../../lake/release.ts';
 import { InvalidParameter } from '../errors.ts';
@@ -35,15 +34,16 @@ export async function resolveAggregateVoter(release: Release, p: AggregateParams
 }
 
 /**
- * What an aggregate shows of each kept position (the first `limit`), in order: the file, its item's matter and title,
+ * What an aggregate shows of the first `limit` kept positions, in order: the file, its item's matter and title,
  * the roll call's action and evidence, from the item record store; the rows come from the position table.
  */
-export async function shownPositions(release: Release, t: PositionTable, kept: Kept[]) {
-  const rollCallIds = kept.map((k) => t.rollCalls[t.rollCall[k.row]]);
-  const records = await itemRecordsById(release, [...new Set(rollCallIds.map(itemOfRollCall))]);
-  return kept.map(({ row, rollCallsInFile }, n) => {
-    const id = rollCallIds[n];
-    const { item, roll_calls } = records.get(itemOfRollCall(id))!;
+export async function shownPositions(release: Release, t: PositionTable, kept: Kept, limit: number) {
+  const shown = kept.rows.slice(0, limit);
+  const itemIdOf = (row: number) => t.items.values[t.item[row]];
+  const records = await itemRecordsById(release, [...new Set(shown.map(itemIdOf))]);
+  return shown.map((row) => {
+    const id = t.rollCalls[t.rollCall[row]];
+    const { item, roll_calls } = records.get(itemIdOf(row))!;
     const r = roll_calls.find((x) => x.roll_call_id === id)!;
     return {
       fileNumber: t.files[t.file[row]],
@@ -60,7 +60,7 @@ export async function shownPositions(release: Release, t: PositionTable, kept: K
       position: POSITIONS[t.position[row]],
       nameAsRecorded: t.names[t.name[row]],
       sharedVote: r.shared_vote as boolean,
-      matchingRollCalls: rollCallsInFile,
+      matchingRollCalls: kept.matching[t.file[row]],
       officialUrl: r.official_url as string,
       page: r.page as number,
     };

@@ -21,9 +21,9 @@ export async function votesAggregate(release: Release, links: Links, p: VotesPar
   const t = await positionTable(release);
   const kept = keptPositions(t, voter.id, p, p.groupBy === 'file');
   const totals = zeroTotals();
-  for (const k of kept) totals[POSITIONS[t.position[k.row]]]++;
-  const total = kept.length;
-  const records = (await shownPositions(release, t, kept.slice(0, p.limit))).map(({ officialUrl, page, ...r }) => ({
+  for (const row of kept.rows) totals[POSITIONS[t.position[row]]]++;
+  const total = kept.rows.length;
+  const records = (await shownPositions(release, t, kept, p.limit)).map(({ officialUrl, page, ...r }) => ({
     ...r,
     evidence: {
       officialUrl,
