@@ -6,7 +6,6 @@
 // LSA) from the release's `embedding_terms` (no network); an endpoint model needs EMBEDDING_URL with the same
 // EMBEDDING_MODEL. Whatever fails (no vectors, no or another endpoint, an endpoint error or timeout, a query the model
 // has no words for) answers lexically with `fallbackReason` saying which; it is never an error.
-import { ARRAY, arrayValue, FLOAT, type DuckDBType } from '@duckdb/node-api';
 import type { EmbeddingSettings } from '../../core/config.ts';
 import { GloveEmbedder } from '../../core/embed/glove.ts';
 import { LsaEmbedder } from '../../core/embed/lsa.ts';
@@ -18,7 +17,7 @@ import type { Release } from '../lake/release.ts';
 import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
 import { exactSignals, fuse, PROTECTED, type ExactSignal } from './fusion.ts';
 import { textsById } from './texts.ts';
-import { Params } from './sql.ts';
+import { nearestPages, vectorIndex } from './vector-index.ts';
 import type { YearRange } from './years.ts';
 
 export const DEPTH = 100;
@@ -41,26 +40,23 @@ interface Loaded {
   embedder: Embedder | string;
 }
 
-/** The release's vectors as table `vec_passages` (and a stored model's terms as `model_terms`), loaded once per release. */
+/** The release's vectors in memory (vector-index.ts) and its query embedder, loaded once per release. */
 const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('vectors', () => load(release));
 
 async function load(release: Release): Promise<Loaded | null> {
   const entry = release.manifest.embeddings;
   if (!entry || !release.has('page_embeddings') || !Number.isInteger(entry.dim) || entry.dim <= 0) return null;
   const stored = entry.provider !== 'openai-compatible' && release.has('embedding_terms');
-  await release.pool.with(async (c) => {
-    await c.run(`CREATE TABLE IF NOT EXISTS vec_passages AS SELECT page_id, year::INTEGER AS year, kind, vector::FLOAT[${entry.dim}] AS v FROM page_embeddings`);
-    if (stored) await c.run(`CREATE TABLE IF NOT EXISTS model_terms AS SELECT term, idf, projection::FLOAT[${entry.dim}] AS projection FROM embedding_terms`);
-  }, 120_000);
+  await vectorIndex(release, entry.dim);
   // A stored model's terms are held in memory (a few MB): a query's words are looked up without a statement.
   const lookup = stored ? TermVectorEmbedder.lookupOf(await termModel(release, entry)) : null;
   const model = !lookup ? null : entry.provider === 'lsa' ? new LsaEmbedder(entry.model, entry.dim, lookup) : new GloveEmbedder(entry.model, entry.dim, lookup);
   return { entry, embedder: queryEmbedder(entry, model, release.settings.embedding ?? null) };
 }
 
-/** The release's stored model (table `model_terms`) as a model in memory. */
+/** The release's stored model (table `embedding_terms`) as a model in memory. */
 async function termModel(release: Release, entry: EmbeddingsEntry): Promise<TermModel> {
-  const rows = await release.pool.rows('SELECT term, idf, projection FROM model_terms ORDER BY term');
+  const rows = await release.pool.rows('SELECT term, idf, projection FROM embedding_terms ORDER BY term');
   const projection = new Float32Array(rows.length * entry.dim);
   rows.forEach((r, i) => projection.set(r.projection as number[], i * entry.dim));
   return { name: entry.model, dim: entry.dim, terms: rows.map((r) => String(r.term)), idf: Float64Array.from(rows, (r) => Number(r.idf)), projection };
@@ -109,23 +105,11 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   if (isZero(qv)) return fallback(`none of the query's words is in the vocabulary of ${vectors.entry.model}`, lex);
 
   // The vector ranking over every page under the filters; kept: its top `depth` and the lexical candidates.
-  const lexIds = lex.ids.map((r) => r.id);
-  const q = new Params();
-  const dim = vectors.entry.dim;
-  const query = q.add(arrayValue(Array.from(qv)), ARRAY(FLOAT, dim));
-  let where = `year BETWEEN ${q.add(p.from)} AND ${q.add(p.to)}`;
-  if (p.kind) where += ` AND kind = ${q.add(p.kind)}`;
-  const sql = `
-    SELECT id, sim, rank::INTEGER AS rank FROM (
-      SELECT id, sim, row_number() OVER (ORDER BY sim DESC, id) AS rank FROM (
-        SELECT page_id AS id, max(array_inner_product(v, ${query}::FLOAT[${dim}])) AS sim FROM vec_passages WHERE ${where} GROUP BY page_id))
-    WHERE rank <= ${q.add(depth)} ${lexIds.length ? `OR id IN (${q.list(lexIds)})` : ''}`;
-  // Run unprepared: its text varies with the lexical candidates, and would crowd the pool's prepared statements out.
-  const rows = await release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values, q.types as DuckDBType[])).getRowObjectsJson());
-  const similarity = new Map(rows.map((r) => [String(r.id), Number(r.sim)]));
-  const inTop = rows.filter((r) => Number(r.rank) <= depth).map((r) => Number(r.sim));
+  const rows = nearestPages(await vectorIndex(release, vectors.entry.dim), qv, { from: p.from, to: p.to, kind: p.kind, depth, also: lex.ids.map((r) => r.id) });
+  const similarity = new Map(rows.map((r) => [r.id, r.sim]));
+  const inTop = rows.filter((r) => r.rank <= depth).map((r) => r.sim);
   const floor = inTop.length ? Math.min(...inTop) : 0;
-  for (const r of rows) if (Number(r.rank) > depth) similarity.set(String(r.id), Math.min(floor, Number(r.sim)));
+  for (const r of rows) if (r.rank > depth) similarity.set(r.id, Math.min(floor, r.sim));
 
   const signals = exactSignals(p.q);
   const whole = signals.length ? null : await wholeMatches(release, p.q, lex.ids.slice(0, PROTECTED).map((r) => r.id));
