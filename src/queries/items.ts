@@ -9,7 +9,7 @@ import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { snippet } from './snippet.ts';
-import { rankShort } from './short-postings.ts';
+import { rankBm25 } from './ranking.ts';
 import { Params } from './sql.ts';
 import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
@@ -116,7 +116,7 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   const limit = q.add(p.limit);
   // Ungrouped and unfiltered, short postings lists are ranked in memory (src/queries/short-postings.ts).
   const plain = !m.empty && p.groupBy === 'none' && !voter && !p.final && !p.actionType && !p.result;
-  const short = plain ? await rankShort(release, 'item', m.query, { ...range, date: p.date, limit: p.limit }) : null;
+  const short = plain ? await rankBm25(release, 'item', m.query, { ...range, date: p.date, limit: p.limit }) : null;
   // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
   const ranked = m.empty ? [] : short ? short.ids.map((r) => ({ item_id: r.id, score: r.score, group_count: 1, total: short.total })) : await release.pool.rows(p.groupBy === 'none' ? `
     SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
