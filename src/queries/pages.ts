@@ -61,11 +61,9 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   const missing = numbered.filter((n) => !scores.has(n.id)).map((n) => n.id);
   let extra = missing.length;
   if (missing.length) {
-    const qm = new Params();
-    const again = await bm25(release, qm, 'page', p.q, p, p.kind);
-    const found = await release.pool.rows(`SELECT doc_id, score FROM (${again.sql}) WHERE doc_id IN (${qm.list(missing)})`, qm);
-    for (const r of found) scores.set(String(r.doc_id), Number(r.score));
-    extra -= found.length;
+    const found = await rankBm25(release, 'page', m.query, { ...p, ids: missing, limit: missing.length });
+    for (const r of found.ids) scores.set(r.id, r.score);
+    extra -= found.total;
   }
   const score = (id: string) => scores.get(id) ?? 0;
   const best = new Map<string, number>();

@@ -69,6 +69,11 @@ export class PostingsStore {
     return this.docIdBytes.toString('utf8', doc === 0 ? 0 : this.docIdEnds[doc - 1], this.docIdEnds[doc]);
   }
 
+  /** The document number of an id, or -1. */
+  docNo(id: string): number {
+    return find(this.docIdBytes, this.docIdEnds, id);
+  }
+
   /** Whether the document's id begins with these bytes. */
   docIdStartsWith(doc: number, prefix: Buffer): boolean {
     const start = doc === 0 ? 0 : this.docIdEnds[doc - 1];
@@ -77,17 +82,7 @@ export class PostingsStore {
 
   /** The term's index in the directory (terms in byte order), or -1. */
   term(term: string): number {
-    const key = Buffer.from(term, 'utf8');
-    let lo = 0;
-    let hi = this.termDf.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const c = this.termBytes.compare(key, 0, key.length, mid === 0 ? 0 : this.termEnds[mid - 1], this.termEnds[mid]);
-      if (c === 0) return mid;
-      if (c < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return find(this.termBytes, this.termEnds, term);
   }
 
   /** A term's postings (empty for a term the collection lacks). */
@@ -160,6 +155,21 @@ async function readAt(file: FileHandle, position: number, length: number): Promi
     done += bytesRead;
   }
   return buf;
+}
+
+/** The index of `value` among strings stored in byte order (UTF-8 concatenated, each ending at `ends[i]`), or -1. */
+function find(bytes: Buffer, ends: Uint32Array, value: string): number {
+  const key = Buffer.from(value, 'utf8');
+  let lo = 0;
+  let hi = ends.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = bytes.compare(key, 0, key.length, mid === 0 ? 0 : ends[mid - 1], ends[mid]);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);

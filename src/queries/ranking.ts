@@ -8,7 +8,15 @@ import { isStopTerm, type ParsedQuery } from '../../core/text/analysis.ts';
 import type { Release } from '../lake/release.ts';
 import { postingsStore, type PostingsStore, type TermPositions } from './postings-store.ts';
 
-export interface RankFilters { from: number; to: number; kind?: string; date?: string; limit: number }
+export interface RankFilters {
+  from: number;
+  to: number;
+  kind?: string;
+  date?: string;
+  limit: number;
+  /** Only these documents (ids). */
+  ids?: string[];
+}
 export interface Ranked { ids: { id: string; score: number }[]; total: number }
 
 /** Per-document working arrays of a store; every entry a ranking touches is reset before it returns. */
@@ -33,7 +41,9 @@ export async function rankBm25(release: Release, collection: Collection, query: 
     Promise.all(withPositions.map((t) => store.positions(t))),
   ]);
   const prefix = f.date ? Buffer.from(meetingIdPrefix(f.date)) : null;
-  const keep = (d: number) => store.docYear[d] >= f.from && store.docYear[d] <= f.to && (kind < 0 || store.docKind[d] === kind) && (!prefix || store.docIdStartsWith(d, prefix));
+  const only = f.ids ? new Set(f.ids.map((id) => store.docNo(id))) : null;
+  const keep = (d: number) => store.docYear[d] >= f.from && store.docYear[d] <= f.to && (kind < 0 || store.docKind[d] === kind)
+    && (!prefix || store.docIdStartsWith(d, prefix)) && (!only || only.has(d));
   const s = scratchOf(store);
   const top = new TopK(f.limit);
   let total = 0;
