@@ -110,7 +110,7 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
       FROM ${table};
   `);
   const postings = `
-    SELECT p.term, p.doc_id, d.doc_no, p.year, p.kind, p.tf, d.doclen,
+    SELECT p.term, p.doc_id, p.year, p.kind, p.tf, d.doclen,
            (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part
     FROM ${name}_tf p JOIN ${termsTable} t USING (term) JOIN ${docsTable} d USING (doc_id), ${statsTable} s`;
   await copyOut(db, postings, `${dir}/${postingsTable}`, { orderBy: 'term, doc_id', partitionBy: 'part', rowGroupSize: 16384 });

@@ -36,8 +36,8 @@ function encodePositions(positions: number[], scratch: Buffer): Buffer {
 const bytesOf = (a: Float64Array | Uint32Array | Uint16Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
- * Writes `<dir>/<name>_postings_store.bin` from the collection's docs table (`docsTable`: doc_no, doc_id, year, kind)
- * and its postings part files under `<dir>/<postingsTable>/` (`parts`: their part numbers, in term order).
+ * Writes `<dir>/<name>_postings_store.bin` from the collection's docs table (`docs`: doc_no, doc_id, year, kind) and
+ * its postings part files under `<dir>/<postings>/` (`parts`: their part numbers, in term order).
  */
 export async function writePostingsStore(db: DuckDBConnection, name: Collection, dir: string, scratch: string, tables: { docs: string; postings: string; parts: number[] }): Promise<void> {
   if (endianness() !== 'LE') throw new Error('the postings store is little-endian; this machine is not');
@@ -77,7 +77,9 @@ export async function writePostingsStore(db: DuckDBConnection, name: Collection,
       const buf = Buffer.allocUnsafe(1 << 16);
       for (const part of tables.parts) {
         const files = sqlString(join(dir, tables.postings, `part=${part}`, '*.parquet'));
-        const reader = await db.stream(`SELECT term, doc_no, impact, positions FROM read_parquet(${files}, hive_partitioning = false) ORDER BY term, doc_no`);
+        const reader = await db.stream(`
+          SELECT p.term, d.doc_no, p.impact, p.positions FROM read_parquet(${files}, hive_partitioning = false) p JOIN ${tables.docs} d USING (doc_id)
+          ORDER BY p.term, d.doc_no`);
         for await (const rows of reader.yieldRowsJs()) {
           for (const [t, d, impact, p] of rows as [string, number, number, number[]][]) {
             if (t !== term) {

@@ -69,10 +69,14 @@ export async function rankBm25(release: Release, collection: Collection, query: 
       }
     } else {
       // Each kept document gets a slot; its row of `impact` holds each term's impact (NaN: no posting) and of `at`
-      // the posting's index in the term's list (for its positions).
+      // the posting's index in the term's list (for its positions). With a quoted phrase, only the documents holding
+      // its rarest term can match; else every document a term reaches is a candidate.
+      const phrased = query.phrases.flat().map((t) => lists[read.indexOf(t)]);
+      const candidates = phrased.length ? [phrased.reduce((a, b) => (b.docs.length < a.docs.length ? b : a))] : lists;
       let slots = 0;
-      for (const list of lists) {
-        for (const d of list.docs) {
+      for (const list of candidates) {
+        for (let i = 0; i < list.docs.length; i++) {
+          const d = list.docs[i];
           if (s.state[d] !== UNSEEN) continue;
           s.touched[touched++] = d;
           s.state[d] = keep(d) ? IN : OUT;
@@ -82,15 +86,17 @@ export async function rankBm25(release: Release, collection: Collection, query: 
       const n = read.length;
       const impact = new Float64Array(slots * n).fill(NaN);
       const at = new Int32Array(slots * n);
-      lists.forEach((list, k) => {
-        for (let i = 0; i < list.docs.length; i++) {
-          const d = list.docs[i];
+      for (let k = 0; k < n; k++) {
+        const { docs, impacts } = lists[k];
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
           if (s.state[d] !== IN) continue;
-          impact[s.slot[d] * n + k] = list.impacts[i];
-          at[s.slot[d] * n + k] = i;
+          const cell = s.slot[d] * n + k;
+          impact[cell] = impacts[i];
+          at[cell] = i;
         }
-      });
-      const doc = new Document(read, impact, at, withPositions, positions);
+      }
+      const doc = new Document(n, impact, at, read.map((t) => positions[withPositions.indexOf(t)]));
       const score = scorer(query, own, read, doc);
       for (let j = 0; j < touched; j++) {
         const d = s.touched[j];
@@ -121,64 +127,73 @@ function scratchOf(store: PostingsStore): Scratch {
   return s;
 }
 
-/** One document's postings among the query's terms (the document at `slot`). */
+/** Positions decoded for phrase checks: two buffers, grown as needed (the ranking is synchronous). */
+let first = new Int32Array(256);
+let next = new Int32Array(256);
+
+/** One document's postings among the query's terms (the document at `slot`), terms by their index in the read terms. */
 class Document {
   slot = 0;
-  private readonly index: Map<string, number>;
-  private readonly positionsOf: Map<string, TermPositions>;
 
-  constructor(read: string[], private readonly impact: Float64Array, private readonly at: Int32Array, withPositions: string[], positions: TermPositions[]) {
-    this.index = new Map(read.map((t, k) => [t, k]));
-    this.positionsOf = new Map(withPositions.map((t, k) => [t, positions[k]]));
-  }
+  constructor(private readonly n: number, private readonly impact: Float64Array, private readonly at: Int32Array, private readonly positions: (TermPositions | undefined)[]) {}
 
-  /** The term's impact in the document, or NaN when the document lacks it. */
-  impactOf(term: string): number {
-    return this.impact[this.slot * this.index.size + this.index.get(term)!];
-  }
-
-  has(term: string): boolean {
-    return !Number.isNaN(this.impactOf(term));
+  has(k: number): boolean {
+    return !Number.isNaN(this.impact[this.slot * this.n + k]);
   }
 
   /** Sum of the terms' impacts in the document (0 for none), in the order given. */
-  sum(terms: string[]): number {
+  sum(ks: number[]): number {
+    const row = this.slot * this.n;
     let x = 0;
-    for (const t of terms) if (this.has(t)) x += this.impactOf(t);
+    for (const k of ks) {
+      const v = this.impact[row + k];
+      if (!Number.isNaN(v)) x += v;
+    }
     return x;
   }
 
   /** Whether the document prints the terms in order, at consecutive positions (one term: holds it). bm25.ts phrasePositions. */
-  printed(terms: string[]): boolean {
-    if (!terms.every((t) => this.has(t))) return false;
-    if (terms.length === 1) return true;
-    let starts = this.positions(terms[0]);
-    for (let i = 1; i < terms.length && starts.length; i++) {
-      const next = this.positions(terms[i]);
-      const kept: number[] = [];
-      let j = 0;
-      for (const x of starts) {
-        while (j < next.length && next[j] < x + 1) j++;
-        if (j < next.length && next[j] === x + 1) kept.push(x + 1);
+  printed(ks: number[]): boolean {
+    for (let i = 0; i < ks.length; i++) if (!this.has(ks[i])) return false;
+    if (ks.length === 1) return true;
+    first = this.decode(ks[0], first);
+    let count = this.count;
+    for (let i = 1; i < ks.length && count > 0; i++) {
+      next = this.decode(ks[i], next);
+      // Starts shifted by one, kept where the next term stands (both ascending); in place.
+      let kept = 0;
+      for (let a = 0, b = 0; a < count; a++) {
+        const x = first[a] + 1;
+        while (b < this.count && next[b] < x) b++;
+        if (b < this.count && next[b] === x) first[kept++] = x;
       }
-      starts = kept;
+      count = kept;
     }
-    return starts.length > 0;
+    return count > 0;
   }
 
-  private positions(term: string): number[] {
-    const p = this.positionsOf.get(term)!;
-    const i = this.at[this.slot * this.index.size + this.index.get(term)!];
-    const out: number[] = [];
+  /** Positions decoded by the last decode. */
+  private count = 0;
+
+  /** The term's positions in the document, into `into` (or a larger buffer, returned); their number in `count`. */
+  private decode(k: number, into: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+    const p = this.positions[k]!;
+    const i = this.at[this.slot * this.n + k];
+    const from = p.from[i];
+    const to = p.to[i];
+    const out = into.length >= to - from ? into : new Int32Array(2 * (to - from));
+    let count = 0;
     let last = 0;
-    for (let b = p.from[i], value = 0, shift = 0; b < p.to[i]; b++) {
-      value += (p.bytes[b] & 0x7f) * 2 ** shift;
-      if (p.bytes[b] < 0x80) {
-        out.push((last += value));
+    for (let b = from, value = 0, shift = 0; b < to; b++) {
+      const byte = p.bytes[b];
+      value |= (byte & 0x7f) << shift; // positions within a document stay far below 2^28
+      if (byte < 0x80) {
+        out[count++] = last += value;
         value = 0;
         shift = 0;
       } else shift += 7;
     }
+    this.count = count;
     return out;
   }
 }
@@ -188,23 +203,28 @@ class Document {
  * phrase printed, and, with thesaurus expansions, one of the user's own words or a printed expansion present.
  */
 function scorer(query: ParsedQuery, own: string[], read: string[], doc: Document): () => number | null {
-  const expansions = query.weighted.filter((w) => w.expansion);
-  const admitted = () => query.phrases.every((p) => doc.printed(p)) && (expansions.length === 0 || own.some((t) => doc.has(t)) || expansions.some((w) => doc.printed(w.terms)));
-  if (query.weighted.length === 0) return () => (admitted() ? doc.sum(read) : null);
+  // Terms by their index in `read`, ascending: byte order, the order the SQL sums in.
+  const ix = (terms: string[]) => [...new Set(terms.map((t) => read.indexOf(t)))].sort((a, b) => a - b);
+  const inOrder = (terms: string[]) => terms.map((t) => read.indexOf(t));
+  const phrases = query.phrases.map(inOrder);
+  const ownIx = ix(own);
+  const expansions = query.weighted.filter((w) => w.expansion).map((w) => inOrder(w.terms));
+  const admitted = () => phrases.every((p) => doc.printed(p)) && (expansions.length === 0 || ownIx.some((k) => doc.has(k)) || expansions.some((p) => doc.printed(p)));
+  if (query.weighted.length === 0) {
+    const all = ix(read);
+    return () => (admitted() ? doc.sum(all) : null);
+  }
   const counted = new Set(query.terms.filter((t) => !query.weighted.some((w) => !w.expansion && w.terms.includes(t))));
-  const base = byBytes([...counted]);
+  const base = ix([...counted]);
   const parts = query.weighted.map((w) => {
-    const terms = byBytes(w.terms.filter((t) => !counted.has(t) && !isStopTerm(t)));
+    const terms = w.terms.filter((t) => !counted.has(t) && !isStopTerm(t));
     terms.forEach((t) => counted.add(t));
-    return { w, terms };
+    return { w, terms: ix(terms), printed: inOrder(w.terms), instead: w.instead ? inOrder(w.instead) : null };
   }).filter((p) => p.terms.length > 0);
   return () => {
     if (!admitted()) return null;
     let x = doc.sum(base);
-    for (const { w, terms } of parts) {
-      const printed = doc.printed(w.terms) && !(w.instead && doc.printed(w.instead));
-      x += (printed ? w.weight : w.partWeight) * doc.sum(terms);
-    }
+    for (const { w, terms, printed, instead } of parts) x += (doc.printed(printed) && !(instead && doc.printed(instead)) ? w.weight : w.partWeight) * doc.sum(terms);
     return x;
   };
 }
@@ -222,6 +242,7 @@ class TopK {
   add(score: number, doc: number): void {
     if (this.limit <= 0) return;
     const h = this.heap;
+    if (h.length === this.limit && !(score > h[0][0] || (score === h[0][0] && doc < h[0][1]))) return;
     const e: [number, number] = [score, doc];
     if (h.length < this.limit) {
       h.push(e);
@@ -231,7 +252,7 @@ class TopK {
         [h[i], h[parent]] = [h[parent], h[i]];
         i = parent;
       }
-    } else if (TopK.worse(h[0], e)) {
+    } else {
       h[0] = e;
       for (let i = 0; ;) {
         const l = 2 * i + 1;
