@@ -304,7 +304,18 @@ export interface PostingsStoreFooter {
   sections: Record<(typeof POSTINGS_STORE_SECTIONS)[number], [number, number]>;
 }
 /** The sections in file order (lake/README.md describes each). */
-export const POSTINGS_STORE_SECTIONS = ['postings', 'positions', 'termEnds', 'termBytes', 'termDf', 'termPositions', 'docIdEnds', 'docIdBytes', 'docYear', 'docKind'] as const;
+export const POSTINGS_STORE_SECTIONS = [
+  'postings',
+  'positions',
+  'termEnds',
+  'termBytes',
+  'termDf',
+  'termPositions',
+  'docIdEnds',
+  'docIdBytes',
+  'docYear',
+  'docKind',
+] as const;
 
 /**
  * The item record store (`index/item_records.bin`): each item's whole record, its row and its roll calls in order as
