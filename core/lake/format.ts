@@ -9,7 +9,7 @@ import type { GloveParams } from '../embed/glove.ts';
 import type { LsaModel } from '../embed/lsa.ts';
 
 /** Version of the release layout and its tables; part of every release id. */
-export const SCHEMA_VERSION = '2.2.0';
+export const SCHEMA_VERSION = '2.3.0';
 
 export type DocumentKind = 'agenda' | 'minutes';
 
@@ -285,6 +285,37 @@ export const INDEX_DIR = 'index';
 
 /** A collection's text store: each document's text raw-deflated, at `text_offset` / `text_bytes` of its docs table. */
 export const textStoreFile = (c: Collection): string => `${c}_text.bin`;
+
+/**
+ * A collection's postings store (`index/<collection>_postings_store.bin`, lake/README.md): every term's postings as
+ * document numbers (`doc_no`: documents numbered in doc_id byte order) with their impacts, positions in a section of
+ * their own, the term directory and the doc table; the server ranks from it in JavaScript (src/queries/postings-store.ts).
+ * Little-endian; a footer (JSON) says where each section lies.
+ */
+export const postingsStoreFile = (c: Collection): string => `${c}_postings_store.bin`;
+/** The last 8 bytes of a postings store (before them: the footer's JSON, then its byte length as u32). */
+export const POSTINGS_STORE_MAGIC = 'BRPSTOR1';
+/** The footer of a postings store: counts, the document kinds (`kinds[docKind]`) and each section's [offset, bytes]. */
+export interface PostingsStoreFooter {
+  docs: number;
+  terms: number;
+  postings: number;
+  kinds: string[];
+  sections: Record<(typeof POSTINGS_STORE_SECTIONS)[number], [number, number]>;
+}
+/** The sections in file order (lake/README.md describes each). */
+export const POSTINGS_STORE_SECTIONS = [
+  'postings',
+  'positions',
+  'termEnds',
+  'termBytes',
+  'termDf',
+  'termPositions',
+  'docIdEnds',
+  'docIdBytes',
+  'docYear',
+  'docKind',
+] as const;
 
 /**
  * The item record store (`index/item_records.bin`): each item's whole record, its row and its roll calls in order as

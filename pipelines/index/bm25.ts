@@ -5,13 +5,14 @@
 // phrases, with idf and impact 0 and outside the document length, so they change no score. A text store beside the
 // tables lets the server read a few documents' text for snippets without decoding whole Parquet row groups.
 import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { indexTable, textStoreFile, type Collection } from '../../core/lake/format.ts';
 import { ANALYSIS, indexTerms, isStopTerm, isStopTermSql } from '../../core/text/analysis.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
 import { copyOut, loadNdjson } from '../store/tables.ts';
+import { writePostingsStore } from './postings-store.ts';
 
 /**
  * Postings per part file (`<name>_postings/part=N/`, a contiguous range of terms; `<name>_terms.part` says which):
@@ -76,8 +77,9 @@ export class IndexSource {
 }
 
 /**
- * Writes `<dir>/<name>_terms.parquet`, `_postings/part=N/` (see PART_POSTINGS), `_docs`, `_stats` and `<name>_text.bin` (each document's text,
- * raw-deflated, in doc_id order, at `text_offset` / `text_bytes` in `_docs`) from a closed IndexSource.
+ * Writes `<dir>/<name>_terms.parquet`, `_postings/part=N/` (see PART_POSTINGS), `_docs` (documents numbered `doc_no` in
+ * doc_id order), `_stats`, `<name>_text.bin` (each document's text, raw-deflated, in doc_id order, at `text_offset` /
+ * `text_bytes` in `_docs`) and `<name>_postings_store.bin` (postings-store.ts) from a closed IndexSource.
  */
 export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS): Promise<void> {
   const name = source.name;
@@ -103,7 +105,7 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
                         ELSE log((((SELECT num_docs FROM ${statsTable}) - count(*) + 0.5) / (count(*) + 0.5)) + 1) END::DOUBLE AS idf
             FROM ${name}_tf GROUP BY term);
     CREATE OR REPLACE TABLE ${docsTable} AS
-      SELECT doc_id, year, kind, doclen,
+      SELECT (row_number() OVER (${docOrder}) - 1)::INTEGER AS doc_no, doc_id, year, kind, doclen,
              coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
       FROM ${table};
   `);
@@ -115,6 +117,8 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
   await copyOut(db, `SELECT * FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
   await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
   await copyOut(db, `SELECT * FROM ${statsTable}`, `${dir}/${statsTable}`, { orderBy: 'num_docs' });
+  const parts = (await db.runAndReadAll(`SELECT DISTINCT part FROM ${termsTable} ORDER BY part`)).getRowsJS().map((r) => Number(r[0]));
+  await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable, parts });
   await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
 }
 

@@ -9,7 +9,7 @@ import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round, type Matches } from './bm25.ts';
 import { snippet } from './snippet.ts';
-import { rankShort, type RankFilters } from './short-postings.ts';
+import { rankBm25, type RankFilters } from './ranking.ts';
 import { Params } from './sql.ts';
 import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
@@ -97,27 +97,23 @@ async function itemsById(release: Release, ids: string[]): Promise<Map<string, R
 export type Ranked = { item_id: string; score: number; group_count: number; total: number }[];
 
 /**
- * The ranking from the in-memory item ranking (src/queries/short-postings.ts) when it can give every match: the
- * voter's filters walk their slice of the position table, `final` the release's items with a final roll call, and
- * groupBy=file takes the file number and date from the item id. Null where DuckDB ranks (long lists, groupBy=matter,
- * actionType or result filters), as the SQL of rankInDuckDB does.
+ * The ranking from the postings store (src/queries/ranking.ts): the voter's filters walk their slice of the position
+ * table, `final` keeps the release's items with a final roll call, and groupBy=file takes the file number and date
+ * from the item id. Null where DuckDB ranks (groupBy=matter, actionType or result filters), as the SQL of
+ * rankInDuckDB does.
  */
 export async function rankInMemory(release: Release, m: Matches, f: RankFilters, p: ItemSearchParams, voter: { table: PositionTable; voter: string } | null): Promise<Ranked | null> {
   if (p.groupBy === 'matter' || p.actionType || p.result) return null;
-  const everyMatch = voter || p.final || p.groupBy === 'file';
-  const ranked = await rankShort(release, 'item', m.query, everyMatch ? { ...f, limit: Number.MAX_SAFE_INTEGER } : f);
-  if (!ranked) return null;
-  let hits = ranked.ids;
+  // The voter's (or the final) items are ranked alone: the ranking's total counts them, its top-k cuts them.
+  let ids: string[] | undefined;
   if (voter) {
     const mine = voterItems(voter.table, voter.voter, { ...f, position: p.position, final: p.final });
-    hits = hits.filter((h) => mine[voter.table.items.index.get(h.id) ?? -1] === 1);
-  } else if (p.final) {
-    const final = await finalItems(release);
-    hits = hits.filter((h) => final.has(h.id));
-  }
-  if (p.groupBy === 'file') return byFile(hits, f.limit);
-  const total = everyMatch ? hits.length : ranked.total;
-  return hits.slice(0, f.limit).map((h) => ({ item_id: h.id, score: h.score, group_count: 1, total }));
+    ids = voter.table.items.values.filter((_, k) => mine[k] === 1);
+  } else if (p.final) ids = await finalItems(release);
+  const byFileAsked = p.groupBy === 'file';
+  const ranked = await rankBm25(release, 'item', m.query, { ...f, ids, limit: byFileAsked ? Number.MAX_SAFE_INTEGER : f.limit });
+  if (byFileAsked) return byFile(ranked.ids, f.limit);
+  return ranked.ids.map((h) => ({ item_id: h.id, score: h.score, group_count: 1, total: ranked.total }));
 }
 
 /** Per item (an index into the table's `items`): 1 when the voter has a matching position on it. */
@@ -128,8 +124,8 @@ function voterItems(t: PositionTable, voter: string, f: PositionFilters): Uint8A
 }
 
 /** The release's items with a final roll call (rescinded votes are not final), read once. */
-function finalItems(release: Release): Promise<Set<string>> {
-  return release.memo('final-items', async () => new Set((await release.pool.rows('SELECT DISTINCT item_id FROM roll_calls WHERE is_final')).map((r) => String(r.item_id))));
+function finalItems(release: Release): Promise<string[]> {
+  return release.memo('final-items', async () => (await release.pool.rows('SELECT DISTINCT item_id FROM roll_calls WHERE is_final')).map((r) => String(r.item_id)));
 }
 
 /**

@@ -1,12 +1,12 @@
 // Page search (BM25 over the release's page index) and page records.
 import type { DocumentKind } from '../../core/lake/format.ts';
-import { meetingIdPrefix, officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
+import { officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
 import { coverageOf } from './coverage.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round } from './bm25.ts';
 import { fileNumbersIn, numberedPages } from './numbers.ts';
-import { rankShort } from './short-postings.ts';
+import { rankBm25 } from './ranking.ts';
 import { snippet } from './snippet.ts';
 import { Params } from './sql.ts';
 import { textsById } from './texts.ts';
@@ -50,11 +50,8 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   const q = new Params();
   const m = await bm25(release, q, 'page', p.q, p, p.kind);
   if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
-  const where = p.date ? `WHERE starts_with(doc_id, ${q.add(meetingIdPrefix(p.date))})` : '';
-  // Short postings lists are ranked in memory (src/queries/short-postings.ts), longer ones by the SQL.
-  const top = async (limit: number) =>
-    (await rankShort(release, 'page', m.query, { ...p, limit })) ?? totalled(await release.pool.rows(
-      `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT ${q.add(limit)}`, q));
+  // Ranked in JavaScript from the postings store (src/queries/ranking.ts), as the SQL of m would rank.
+  const top = (limit: number) => rankBm25(release, 'page', m.query, { ...p, limit });
   const files = await fileNumbersIn(release, p.q, m.query);
   if (files.length === 0) return { ...(await top(p.limit)), query: m.query };
   // The named files' pages and the BM25 ranking at once; the pinned pages' scores are read where the ranking missed them.
@@ -64,11 +61,9 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   const missing = numbered.filter((n) => !scores.has(n.id)).map((n) => n.id);
   let extra = missing.length;
   if (missing.length) {
-    const qm = new Params();
-    const again = await bm25(release, qm, 'page', p.q, p, p.kind);
-    const found = await release.pool.rows(`SELECT doc_id, score FROM (${again.sql}) WHERE doc_id IN (${qm.list(missing)})`, qm);
-    for (const r of found) scores.set(String(r.doc_id), Number(r.score));
-    extra -= found.length;
+    const found = await rankBm25(release, 'page', m.query, { ...p, ids: missing, limit: missing.length });
+    for (const r of found.ids) scores.set(r.id, r.score);
+    extra -= found.total;
   }
   const score = (id: string) => scores.get(id) ?? 0;
   const best = new Map<string, number>();
@@ -78,10 +73,6 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
   const pinnedIds = new Set(pinned.map((n) => n.id));
   const ids = [...pinned.map((n) => ({ id: n.id, score: score(n.id) })), ...rows.filter((r) => !pinnedIds.has(r.id))];
   return { ids: ids.slice(0, p.limit), total: ranked.total + extra, query: m.query };
-}
-
-function totalled(rows: Record<string, unknown>[]): { ids: { id: string; score: number }[]; total: number } {
-  return { ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0 };
 }
 
 export async function searchPages(release: Release, links: Links, p: PageSearchParams) {

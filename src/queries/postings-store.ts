@@ -1,0 +1,176 @@
+// A collection's postings store (`index/<collection>_postings_store.bin`, lake/README.md), read per release: the term
+// directory and the doc table once (Release.memo), a term's impacts and document numbers, or its positions, by offset
+// on the open file when a query first needs them, then kept decoded in a cache bounded in bytes (least recently used go).
+import { open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { INDEX_DIR, POSTINGS_STORE_MAGIC, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
+import type { Release } from '../lake/release.ts';
+
+/** Decoded lists kept per collection and release at most (bytes). */
+const CACHE_BYTES = 32 << 20;
+
+/** A term's postings: impacts and document numbers, in document order. */
+export interface TermPostings { impacts: Float64Array; docs: Uint32Array }
+
+/** A term's positions: posting i's are `bytes[from[i]..to[i])`, varints of the first position and the gaps after it. */
+export interface TermPositions { bytes: Buffer; from: Uint32Array; to: Uint32Array }
+
+export class PostingsStore {
+  private readonly cache = new Map<string, { value: TermPostings | TermPositions; bytes: number }>();
+  private held = 0;
+
+  private constructor(
+    private readonly file: FileHandle,
+    private readonly footer: PostingsStoreFooter,
+    private readonly termEnds: Uint32Array,
+    private readonly termBytes: Buffer,
+    private readonly termDf: Uint32Array,
+    private readonly termPositions: Float64Array,
+    /** Where each term's postings start in the file (impacts, then document numbers). */
+    private readonly termPostings: Float64Array,
+    private readonly docIdEnds: Uint32Array,
+    private readonly docIdBytes: Buffer,
+    readonly docYear: Uint16Array,
+    readonly docKind: Uint8Array,
+  ) {}
+
+  static async open(path: string): Promise<PostingsStore> {
+    const file = await open(path, 'r');
+    try {
+      const size = (await file.stat()).size;
+      const tail = await readAt(file, size - 12, 12);
+      if (tail.toString('latin1', 4) !== POSTINGS_STORE_MAGIC) throw new Error(`${path}: not a postings store`);
+      const length = tail.readUInt32LE(0);
+      const footer = JSON.parse((await readAt(file, size - 12 - length, length)).toString('utf8')) as PostingsStoreFooter;
+      const read = (key: keyof PostingsStoreFooter['sections']) => readAt(file, ...footer.sections[key]);
+      const [termEnds, termBytes, termDf, termPositions, docIdEnds, docIdBytes, docYear, docKind] = await Promise.all(
+        (['termEnds', 'termBytes', 'termDf', 'termPositions', 'docIdEnds', 'docIdBytes', 'docYear', 'docKind'] as const).map(read));
+      const df = u32(termDf);
+      const starts = new Float64Array(df.length);
+      for (let i = 1; i < df.length; i++) starts[i] = starts[i - 1] + 12 * df[i - 1];
+      return new PostingsStore(file, footer, u32(termEnds), termBytes, df, f64(termPositions), starts.map((s) => s + footer.sections.postings[0]),
+        u32(docIdEnds), docIdBytes, new Uint16Array(docYear.buffer, docYear.byteOffset, docYear.length / 2), docKind);
+    } catch (e) {
+      await file.close();
+      throw e;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.file.close();
+  }
+
+  get docs(): number { return this.footer.docs; }
+
+  /** The index of a document kind, or -1 when no document has it. */
+  kind(name: string): number { return this.footer.kinds.indexOf(name); }
+
+  docId(doc: number): string {
+    return this.docIdBytes.toString('utf8', doc === 0 ? 0 : this.docIdEnds[doc - 1], this.docIdEnds[doc]);
+  }
+
+  /** The document number of an id, or -1. */
+  docNo(id: string): number {
+    return find(this.docIdBytes, this.docIdEnds, id);
+  }
+
+  /** Whether the document's id begins with these bytes. */
+  docIdStartsWith(doc: number, prefix: Buffer): boolean {
+    const start = doc === 0 ? 0 : this.docIdEnds[doc - 1];
+    return this.docIdEnds[doc] - start >= prefix.length && this.docIdBytes.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+  }
+
+  /** The term's index in the directory (terms in byte order), or -1. */
+  term(term: string): number {
+    return find(this.termBytes, this.termEnds, term);
+  }
+
+  /** A term's postings (empty for a term the collection lacks). */
+  postings(term: string): Promise<TermPostings> {
+    return this.cached(`p ${term}`, async () => {
+      const t = this.term(term);
+      const df = t < 0 ? 0 : this.termDf[t];
+      const buf = df === 0 ? Buffer.alloc(0) : await readAt(this.file, this.termPostings[t], 12 * df);
+      return { impacts: new Float64Array(buf.buffer, buf.byteOffset, df), docs: new Uint32Array(buf.buffer, buf.byteOffset + 8 * df, df) };
+    }, (v) => v.impacts.byteLength + v.docs.byteLength);
+  }
+
+  /** A term's positions, entry by entry in the order of its postings (none for a term the collection lacks). */
+  positions(term: string): Promise<TermPositions> {
+    return this.cached(`q ${term}`, async () => {
+      const t = this.term(term);
+      if (t < 0) return { bytes: Buffer.alloc(0), from: new Uint32Array(0), to: new Uint32Array(0) };
+      const start = this.termPositions[t];
+      const bytes = await readAt(this.file, this.footer.sections.positions[0] + start, this.termPositions[t + 1] - start);
+      const df = this.termDf[t];
+      const from = new Uint32Array(df);
+      const to = new Uint32Array(df);
+      let p = 0;
+      for (let i = 0; i < df; i++) {
+        let length = 0;
+        for (let shift = 0; ; shift += 7) {
+          const b = bytes[p++];
+          length += (b & 0x7f) * 2 ** shift;
+          if (b < 0x80) break;
+        }
+        from[i] = p;
+        to[i] = p += length;
+      }
+      return { bytes, from, to };
+    }, (v) => v.bytes.length + 8 * v.from.length);
+  }
+
+  private async cached<T extends TermPostings | TermPositions>(key: string, load: () => Promise<T>, size: (v: T) => number): Promise<T> {
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.value as T;
+    }
+    const value = await load();
+    if (this.cache.has(key)) return this.cache.get(key)!.value as T; // another request loaded it meanwhile
+    const bytes = size(value);
+    this.cache.set(key, { value, bytes });
+    this.held += bytes;
+    for (const [k, v] of this.cache) {
+      if (this.held <= CACHE_BYTES || k === key) break;
+      this.cache.delete(k);
+      this.held -= v.bytes;
+    }
+    return value;
+  }
+}
+
+/** The release's postings store of a collection, opened once per release. */
+export function postingsStore(release: Release, collection: Collection): Promise<PostingsStore> {
+  return release.memo(`postings-store:${collection}`, () => PostingsStore.open(join(release.dir, INDEX_DIR, postingsStoreFile(collection))), (s) => void s.close());
+}
+
+async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
+  // A fresh buffer of its own (aligned, not from Node's shared pool), so typed arrays can view it.
+  const buf = Buffer.from(new ArrayBuffer(length));
+  for (let done = 0; done < length;) {
+    const { bytesRead } = await file.read(buf, done, length - done, position + done);
+    if (bytesRead === 0) throw new Error(`postings store: ends before byte ${position + length}`);
+    done += bytesRead;
+  }
+  return buf;
+}
+
+/** The index of `value` among strings stored in byte order (UTF-8 concatenated, each ending at `ends[i]`), or -1. */
+function find(bytes: Buffer, ends: Uint32Array, value: string): number {
+  const key = Buffer.from(value, 'utf8');
+  let lo = 0;
+  let hi = ends.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = bytes.compare(key, 0, key.length, mid === 0 ? 0 : ends[mid - 1], ends[mid]);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
+const f64 = (b: Buffer) => new Float64Array(b.buffer, b.byteOffset, b.length / 8);
