@@ -51,6 +51,9 @@ t.test('a new release with a broken file is refused; the previous one keeps serv
       const [sha256, bytes] = [await sha256Of(f), 18];
       await editManifest(dir, (m) => Object.assign(entryOf(m, PAGES), { sha256, bytes }));
     }, /^table pages: pages\/year=2016\/data_0\.parquet cannot be read as Parquet$/],
+    // A release of an older build: no postings stores to rank from.
+    ['built before the postings stores', (_, dir) => editManifest(dir, (m) => { delete m.tables.page_postings_store; m.schemaVersion = '2.2.0'; }),
+      /^built without page_postings_store \(schema 2\.2\.0\); rebuild it with `make lake`$/],
   ];
   for (const [name, breakIt, reason] of breakages) {
     const lake = await mkdtemp(join(tmpdir(), 'lake-'));

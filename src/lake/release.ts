@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { EmbeddingSettings } from '../../core/config.ts';
-import { MANIFEST_FILE, sha256Of, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
+import { COLLECTIONS, MANIFEST_FILE, postingsStoreFile, sha256Of, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { ANALYSIS } from '../../core/text/analysis.ts';
 import { Pool, uncancelled } from './pool.ts';
@@ -97,6 +97,10 @@ export class Release {
     // Index and query must agree: a release analysed by another version of core/text/analysis.ts is not served.
     const built = manifest.analysis?.version;
     if (built !== ANALYSIS.version) throw new ReleaseRefused(manifest.releaseId, `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
+    // Searches rank from the postings stores (src/queries/ranking.ts): a release built before them cannot be searched.
+    const stores = COLLECTIONS.map((c) => postingsStoreFile(c).replace(/\.bin$/, ''));
+    const lacking = stores.filter((name) => !manifest.tables[name]);
+    if (lacking.length) throw new ReleaseRefused(manifest.releaseId, `built without ${lacking.join(', ')} (schema ${manifest.schemaVersion ?? 'unknown'}); rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest, hashed);
     const spillDir = await mkdtemp(join(tmpdir(), `board-records-${manifest.releaseId}-`));
     const instance = await DuckDBInstance.create(':memory:', { threads: String(settings.duckdbThreads ?? 2), memory_limit: '1GB', temp_directory: spillDir })
