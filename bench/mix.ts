@@ -50,7 +50,10 @@ export async function distinctMix(release: Release, set: QuerySet, served: (rout
   const rare = set.search['rare term'].map((s) => s.q);
   const phrases = set.search['quoted phrase'].map((s) => s.q);
   const kinds = [undefined, 'agenda', 'minutes'];
-  const { voters, years } = set;
+  const { years } = set;
+  // Surnames that name one supervisor (a shared one, such as Mar, is a 400 asking for the full name).
+  const unique = new Set((await release.pool.rows(`SELECT surname FROM supervisors GROUP BY surname HAVING count(*) = 1`)).map((r) => String(r.surname)));
+  const voters = set.voters.filter((v) => unique.has(v));
   // Triples of common words in a fixed shuffled order (the combinations' own order starts with the commonest word).
   const shuffled = shuffle([...map(combinations(common, 3), (ws) => ws.join(' '))]);
   const triples = () => shuffled[Symbol.iterator]();
@@ -71,7 +74,8 @@ export async function distinctMix(release: Release, set: QuerySet, served: (rout
   add('/api/comments', map(interleave(common, triples()), (q) => path('/api/comments', { q })));
   add('/api/aggregates/votes', map(product(voters, years, ['', 'true'], ['roll-call', 'file']), ([voter, year, final, groupBy]) =>
     path('/api/aggregates/votes', { voter: voter as string, from: year as number, to: year as number, final: (final as string) || undefined, groupBy: groupBy as string })));
-  add('/api/aggregates/housing', map(product(voters, years, years), ([voter, from, to]) => path('/api/aggregates/housing', { voter: voter as string, from: from as number, to: to as number })));
+  const spans = [...product(years, years)].filter(([from, to]) => (from as number) <= (to as number));
+  add('/api/aggregates/housing', map(product(voters, spans), ([voter, span]) => path('/api/aggregates/housing', { voter: voter as string, from: (span as number[])[0], to: (span as number[])[1] })));
   add('/api/query', map(product(voters, years), ([voter, year]) => path('/api/query', { q: `How did ${voter} vote on housing in ${year}?` })));
   add('/api/query', map(common, (w) => path('/api/query', { q: `What did the board decide about ${w}?` })));
   const rest = interleave(...others);

@@ -1,0 +1,53 @@
+// The vector side of hybrid search (src/queries/vector-index.ts) over the fixture release's real passage vectors: the
+// first pass on coarse coordinates keeps the pages the exact scan ranks first. The fixture holds few passages, so
+// the exact scan is the default here; a small candidate count forces the first pass.
+import t from 'tap';
+import { nearestPages, vectorIndex } from '../src/queries/vector-index.ts';
+import { startFixtureServer } from './fixture.ts';
+
+const running = await startFixtureServer();
+t.teardown(() => running.close());
+const release = running.lake.acquire();
+t.teardown(() => release.drop());
+const dim = release.manifest.embeddings!.dim;
+const index = await vectorIndex(release, dim);
+const passages = index.vectors.length / dim;
+
+/** A query like a real one: two passages far apart, added and normalised. */
+function queryOf(i: number): Float32Array {
+  const q = new Float32Array(dim);
+  const other = (i * 31 + 7) % passages;
+  for (let j = 0; j < dim; j++) q[j] = index.vectors[i * dim + j] + index.vectors[other * dim + j];
+  const norm = Math.hypot(...q);
+  return q.map((x) => x / norm);
+}
+
+t.test('the exact scan: every page under the filters, best passage first, ties by id', async (t) => {
+  const q = queryOf(11);
+  const all = nearestPages(index, q, { from: 2012, to: 2026, depth: 1e9, also: [] });
+  t.equal(all.length, index.ids.length, `${all.length} pages scored`);
+  t.ok(all.every((h, i) => i === 0 || h.sim < all[i - 1].sim || (h.sim === all[i - 1].sim && h.id > all[i - 1].id)), 'descending, then id');
+  const agendas2016 = nearestPages(index, q, { from: 2016, to: 2016, kind: 'agenda', depth: 1e9, also: [] });
+  t.ok(agendas2016.length > 0 && agendas2016.every((h) => /^2016-\d\d-\d\d-agenda-/.test(h.id)), `${agendas2016.length} 2016 agenda pages, nothing else`);
+  const beyond = all.at(-1)!;
+  const top = nearestPages(index, q, { from: 2012, to: 2026, depth: 10, also: [beyond.id] });
+  t.equal(top.length, 11, 'the top 10 and the lexical candidate beyond them');
+  t.same(top.at(-1), beyond, 'with its similarity and rank');
+});
+
+t.test('the first pass keeps the exact top pages', async (t) => {
+  let found = 0;
+  let wanted = 0;
+  let sameFirst = 0;
+  const queries = Array.from({ length: 30 }, (_, k) => queryOf(Math.floor((k * passages) / 30)));
+  for (const q of queries) {
+    const exact = nearestPages(index, q, { from: 2012, to: 2026, depth: 20, also: [] });
+    const coarse = nearestPages(index, q, { from: 2012, to: 2026, depth: 20, also: [], candidates: Math.floor(passages / 16) });
+    const ids = new Set(coarse.map((h) => h.id));
+    found += exact.filter((h) => ids.has(h.id)).length;
+    wanted += exact.length;
+    if (exact[0].id === coarse[0].id && exact[0].sim === coarse[0].sim) sameFirst++;
+  }
+  t.ok(found / wanted >= 0.95, `recall@20 with a sixteenth of the passages as candidates: ${(found / wanted).toFixed(3)}`);
+  t.ok(sameFirst >= 28, `the same best page for ${sameFirst} of 30 queries`);
+});
