@@ -16,6 +16,9 @@ const COLUMN_GAP_PT = COLUMN_PT * 1.5;
 /** A gap wider than this (and narrower than a column gap) is one space; narrower ones join the pieces. */
 const WORD_GAP_PT = 0.8;
 
+/** Positions to a hundredth of a point, as pdftotext prints them: x = 237.498 is column 48 from either reader. */
+const hundredths = (g: Glyph): Glyph => ({ ...g, x: Math.round(g.x * 100) / 100, width: Math.round(g.width * 100) / 100 });
+
 /**
  * Groups pieces into lines (top to bottom), orders each line left to right and turns gaps into spaces: a gap above
  * COLUMN_GAP_PT pads to the piece's column (at least two spaces), one above WORD_GAP_PT is a space. The rule reads only
@@ -23,7 +26,7 @@ const WORD_GAP_PT = 0.8;
  * give the same lines.
  */
 export function layoutLines(glyphs: Glyph[]): string[] {
-  const sorted = glyphs.filter((g) => g.str.trim() !== '').sort((a, b) => b.y - a.y || a.x - b.x);
+  const sorted = glyphs.filter((g) => g.str.trim() !== '').map(hundredths).sort((a, b) => b.y - a.y || a.x - b.x);
   const rows: Glyph[][] = [];
   for (const g of sorted) {
     const row = rows[rows.length - 1];
