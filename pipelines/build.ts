@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { CHECKSUMS_FILE, COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
 import { sqlString } from '../core/sql.ts';
 import { ANALYSIS } from '../core/text/analysis.ts';
@@ -114,6 +114,33 @@ const KEYED_TABLES = new Set<string>(['pages']);
 /** Tables the legislative files and the change log are built from: loaded into DuckDB; the rest go straight to Parquet. */
 const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'comments', 'supervisors']);
 
+/** Every table to Parquet (and the item record store, the legislative files, coverage, the change log); returns the changes. */
+async function writeTables(db: DuckDBConnection, corpus: string, rowFiles: RowFiles, staged: string, scratch: string, previous: PreviousRelease | null, quiet: boolean): Promise<ChangeCounts> {
+  const bar = quiet ? null : stage('tables', TABLES.length + 2);
+  for (const table of TABLES) {
+    let rows = ndjsonQuery(COLUMNS[table], rowFiles.path(table));
+    if (READ_AGAIN.has(table)) {
+      await loadNdjson(db, table, COLUMNS[table], rowFiles.path(table));
+      rows = `SELECT * FROM "${table}"`;
+    }
+    const key = Object.keys(COLUMNS[table])[0];
+    const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
+    await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined, rowGroupSize: KEYED_TABLES.has(table) ? KEYED_ROW_GROUP : undefined });
+    bar?.tick();
+  }
+  await mkdir(join(staged, INDEX_DIR), { recursive: true });
+  await writeItemRecords(db, join(staged, INDEX_DIR), scratch);
+  bar?.tick();
+  await loadLegistar(db, corpus);
+  await loadLegislativeFiles(db);
+  await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: KEYED_ROW_GROUP });
+  await copyOut(db, COVERAGE_SQL, join(staged, 'coverage'), { orderBy: 'meeting_date' });
+  bar?.tick();
+  const changes = await writeChanges(db, previous, staged);
+  bar?.done();
+  return changes;
+}
+
 /**
  * Builds and publishes a release, one build per lake at a time: the whole build holds `lake/.lock` (a second one waits
  * up to `lockWaitMs`, then refuses naming the holder). It diffs against the release current when it began and
@@ -142,43 +169,28 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const rowFiles = await RowFiles.create(scratch);
     await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
-    // Memory freed by DuckDB goes back to the system (background purge, flushes after large tasks): the stages peak one
-    // after another, not on top of what earlier ones held.
+    // Memory freed by DuckDB goes back to the system (background purge, flushes after large tasks): the index stage does
+    // not peak on top of what the tables held.
     const instance = await DuckDBInstance.create(':memory:', {
       threads: '1', memory_limit: '1GB', temp_directory: join(scratch, 'duckdb.tmp'), preserve_insertion_order: 'false',
       allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
     });
     const db = await instance.connect();
-    // Embedding first, while DuckDB holds nothing else: the model's training is the build's largest JS working set.
     const previous = opts.history === false ? null : await previousRelease(opts.lake, startId);
     const endpoint = embeddingFromEnv(process.env);
     const docs = () => byDocument(readNdjson<PageInput>(rowFiles.path('pages')), readNdjson<ItemInput>(rowFiles.path('items')));
-    const embeddings = opts.embed === false ? null : await embedPages(db, staged, docs, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, model: opts.embedModel, quiet });
-    await dropTables(db);
-
-    const bar = quiet ? null : stage('tables', TABLES.length + 6);
-    for (const table of TABLES) {
-      let rows = ndjsonQuery(COLUMNS[table], rowFiles.path(table));
-      if (READ_AGAIN.has(table)) {
-        await loadNdjson(db, table, COLUMNS[table], rowFiles.path(table));
-        rows = `SELECT * FROM "${table}"`;
-      }
-      const key = Object.keys(COLUMNS[table])[0];
-      const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
-      await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined, rowGroupSize: KEYED_TABLES.has(table) ? KEYED_ROW_GROUP : undefined });
-      bar?.tick();
-    }
-    await mkdir(join(staged, INDEX_DIR), { recursive: true });
-    await writeItemRecords(db, join(staged, INDEX_DIR), scratch);
-    bar?.tick();
-    await loadLegistar(db, opts.corpus);
-    await loadLegislativeFiles(db);
-    await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: KEYED_ROW_GROUP });
-    await copyOut(db, COVERAGE_SQL, join(staged, 'coverage'), { orderBy: 'meeting_date' });
-    bar?.tick();
-    const changes = await writeChanges(db, previous, staged);
+    // The embeddings (JavaScript on this thread) are computed while the tables are written (DuckDB's work, off this
+    // thread), on a connection of their own; both are done before the index stage drops every table.
+    const embedDb = opts.embed === false ? null : await instance.connect();
+    const embedding = embedDb && embedPages(embedDb, staged, docs, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, model: opts.embedModel, quiet });
+    const [tables, embedded] = await Promise.allSettled([writeTables(db, opts.corpus, rowFiles, staged, scratch, previous, quiet), embedding]);
+    if (tables.status === 'rejected') throw tables.reason;
+    if (embedded.status === 'rejected') throw embedded.reason;
+    const changes = tables.value;
+    const embeddings = embedded.value;
+    embedDb?.closeSync();
     await dropTables(db); // written out: the index stage needs the memory
-    bar?.tick();
+    const bar = quiet ? null : stage('index', COLLECTIONS.length);
     for (const name of COLLECTIONS) {
       await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);
       bar?.tick();

@@ -152,12 +152,13 @@ t.test('a phrase of stopwords alone matches, with score 0', async (t) => {
 
 t.test('unquoted queries rank exactly as before stopwords were indexed', async (t) => {
   // Captured from the analysis-v3 release of this fixture: top results and totals. Scores re-captured at analysis-v5,
-  // where an enactment number (`178-16`, `M16-152`) became one word and a few document lengths shrank slightly.
+  // where an enactment number (`178-16`, `M16-152`) became one word and a few document lengths shrank slightly, and at
+  // layout-v2, where the Chinese notice's Latin words lost their spaces (same pages and order, scores 0.0001 lower).
   const before: Record<string, [number, [string, number][]]> = {
     'not adopted': [449, [['2016-12-13-agenda-p29', 0.6053], ['2017-07-25-agenda-p24', 0.6006], ['2017-07-11-agenda-p22', 0.597], ['2017-01-24-agenda-p22', 0.5922], ['2017-09-19-agenda-p15', 0.5922], ['2020-09-15-agenda-p30', 0.5921], ['2016-11-15-agenda-p20', 0.5919], ['2017-05-23-agenda-p17', 0.5905]]],
-    'public convenience or necessity': [645, [['2017-05-16-agenda-p15', 3.3013], ['2017-01-31-agenda-p9', 3.1237], ['2017-04-04-agenda-p9', 3.0447], ['2017-05-02-agenda-p8', 3.0074], ['2016-12-13-agenda-p25', 2.9955], ['2017-01-31-agenda-p11', 2.989], ['2016-11-29-agenda-p12', 2.9862], ['2017-05-09-agenda-p8', 2.9663]]],
-    'the budget and appropriation': [334, [['2017-06-06-agenda-p9', 2.7566], ['2017-06-20-agenda-p7', 2.7209], ['2017-07-18-agenda-p5', 2.677], ['2017-07-25-agenda-p9', 2.674], ['2017-07-11-agenda-p11', 2.6275], ['2020-09-15-agenda-p11', 2.6242], ['2017-06-13-agenda-p8', 2.5737], ['2017-05-23-agenda-p7', 2.5516]]],
-    'roof housing transit budget': [398, [['2016-11-01-minutes-p4', 3.5868], ['2016-11-01-agenda-p5', 3.3599], ['2020-09-15-agenda-p17', 3.229], ['2017-03-14-agenda-p5', 3.07], ['2017-06-20-agenda-p4', 2.9731], ['2017-03-07-agenda-p16', 2.8875], ['2017-06-06-agenda-p15', 2.8809], ['2017-06-13-agenda-p8', 2.879]]],
+    'public convenience or necessity': [645, [['2017-05-16-agenda-p15', 3.3012], ['2017-01-31-agenda-p9', 3.1236], ['2017-04-04-agenda-p9', 3.0446], ['2017-05-02-agenda-p8', 3.0073], ['2016-12-13-agenda-p25', 2.9954], ['2017-01-31-agenda-p11', 2.989], ['2016-11-29-agenda-p12', 2.9861], ['2017-05-09-agenda-p8', 2.9663]]],
+    'the budget and appropriation': [334, [['2017-06-06-agenda-p9', 2.7566], ['2017-06-20-agenda-p7', 2.7209], ['2017-07-18-agenda-p5', 2.677], ['2017-07-25-agenda-p9', 2.6739], ['2017-07-11-agenda-p11', 2.6275], ['2020-09-15-agenda-p11', 2.6241], ['2017-06-13-agenda-p8', 2.5736], ['2017-05-23-agenda-p7', 2.5516]]],
+    'roof housing transit budget': [398, [['2016-11-01-minutes-p4', 3.5868], ['2016-11-01-agenda-p5', 3.3598], ['2020-09-15-agenda-p17', 3.2289], ['2017-03-14-agenda-p5', 3.0699], ['2017-06-20-agenda-p4', 2.973], ['2017-03-07-agenda-p16', 2.8874], ['2017-06-06-agenda-p15', 2.8808], ['2017-06-13-agenda-p8', 2.8789]]],
   };
   for (const [q, [total, top]] of Object.entries(before)) {
     const body = await search(`q=${encodeURIComponent(q)}&limit=8`);

@@ -82,9 +82,9 @@ t.test('real layout as the extractor reads it', async (t) => {
     for (const p of running) {
       const head = p.lines[0].trim();
       const foot = p.lines[p.lines.length - 1].trim();
-      if (r.kind === 'minutes') t.match(head, new RegExp(`^Board of Supervisors Meeting Minutes( - Draft)? {2,}${m}/${d}/${y}$`), `${r.file} p${p.page} header`);
-      else t.match(head, new RegExp(`^Board of Supervisors Meeting Agenda {2,}\\w+day, \\w+ ${d}, ${y}$`), `${r.file} p${p.page} header`);
-      t.match(foot, /^City and County of San Francisco +Page \d+ Printed at \d+:\d\d [ap]m on \d+\/\d+\/\d\d$/, `${r.file} p${p.page} footer`);
+      if (r.kind === 'minutes') t.match(head, new RegExp(`^Board of Supervisors {2,}Meeting Minutes( - Draft)? {2,}${m}/${d}/${y}$`), `${r.file} p${p.page} header`);
+      else t.match(head, new RegExp(`^Board of Supervisors {2,}Meeting Agenda {2,}\\w+day, \\w+ ${d}, ${y}$`), `${r.file} p${p.page} header`);
+      t.match(foot, /^City and County of San Francisco {2,}Page \d+ {2,}Printed at \d+:\d\d [ap]m on \d+\/\d+\/\d\d$/, `${r.file} p${p.page} footer`);
     }
     const text = pages.map((p) => p.lines.join('\n')).join('\n');
     if (r.kind === 'minutes') {
@@ -96,7 +96,7 @@ t.test('real layout as the extractor reads it', async (t) => {
       t.match(text, /^ {18,21}(Male Speaker|Female Speaker|[A-Z][\w' ]+); /m);
       t.match(text, /^ {10,12}LEGISLATION INTRODUCED AT ROLL CALL$/m);
     } else {
-      t.match(text, /^ {10,12}\d+\. \d{6} \[/m, 'numbered agenda item');
+      t.match(text, /^ {10,12}\d+\. +\d{6} +\[/m, 'numbered agenda item');
       t.match(text, /^ {27,30}Question: Shall this (Ordinance|Resolution|Motion|Hearing) be /m);
       t.match(text, /^ {27,30}\d\d\/\d\d\/\d{4}; (PASSED, ON FIRST READING|RECEIVED FROM DEPARTMENT)\.$/m, 'status line');
     }
@@ -148,7 +148,7 @@ t.test('roll calls: counts equal names, names are the members seated that day', 
 t.test('file numbers carry the meeting year', async (t) => {
   for (const r of manifest.rows) {
     const text = pagesOf.get(r.file)!.map((p) => p.lines.join('\n')).join('\n');
-    const numbers = [...text.matchAll(/^ {10,12}(?:\d+\. )?(\d{6}) /gm)].map((m) => m[1]);
+    const numbers = [...text.matchAll(/^ {10,12}(?:\d+\. +)?(\d{6}) /gm)].map((m) => m[1]);
     t.ok(numbers.length > 10);
     t.ok(numbers.every((n) => n.slice(0, 2) === r.meeting_date.slice(2, 4)), `${r.file}: YYNNNN`);
   }

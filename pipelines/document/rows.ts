@@ -25,9 +25,13 @@ function longDate(isoDate: string): string {
   return LONG_DATE.format(new Date(`${isoDate}T00:00:00Z`));
 }
 
-/** The document's own running header names it (`Board of Supervisors Meeting Minutes - Draft`); fall back to the kind. */
+/**
+ * The document's own running header names it (`Board of Supervisors  Meeting Minutes - Draft  11/1/2016`: its columns
+ * but the last, the date); fall back to the kind.
+ */
 function documentTitle(source: SourceDocument, pages: PageText[]): string {
-  const header = pages.find((p) => p.header)?.header.split(/\s{2,}/)[0];
+  const columns = pages.find((p) => p.header)?.header.split(/\s{2,}/) ?? [];
+  const header = (columns.length > 1 ? columns.slice(0, -1) : columns).join(' ');
   const name = header && /board of supervisors/i.test(header) ? header : `Board of Supervisors Meeting ${source.kind === 'minutes' ? 'Minutes' : 'Agenda'}`;
   return `${name}, ${longDate(source.meetingDate)}${source.synthetic ? ' (synthetic)' : ''}`;
 }

@@ -20,7 +20,7 @@ import type { Embedder } from '../../core/embed/provider.ts';
 import { MANIFEST_FILE, readManifest, type EmbeddingsEntry } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { copyOut } from '../store/tables.ts';
-import { NdjsonWriter } from '../store/scratch.ts';
+import { NdjsonWriter, readNdjson } from '../store/scratch.ts';
 import { stage } from '../progress.ts';
 
 /** Training sample cap: larger corpora fit the model on this many passages, chosen by content hash (deterministic). */
@@ -98,7 +98,7 @@ async function fitModel(provider: TermProvider, texts: string[], opts: EmbedOpti
 
 const embedderOf = (provider: TermProvider, m: TermModel): TermVectorEmbedder => (provider === 'lsa' ? LsaEmbedder.fromModel(m) : GloveEmbedder.fromModel(m));
 
-/** The documents to embed, read three times (boilerplate, plan and fit, embed): an array, or something that streams them again. */
+/** The documents to embed, read twice (boilerplate; passages, plan and fit): an array, or something that streams them again. */
 export type DocumentSource = Iterable<DocumentInput> | (() => AsyncIterable<DocumentInput>);
 
 const documents = (docs: DocumentSource) => (typeof docs === 'function' ? docs() : docs);
@@ -151,13 +151,20 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, docs: 
   let newCount = 0;
   let pageCount = 0;
   const sample = opts.provider ? null : new Sample(MAX_TRAINING_PASSAGES);
-  for await (const passages of passagesByPage(docs, boilerplate)) {
-    pageCount += new Set(passages.map((p) => p.page_id)).size;
-    for (const p of passages) {
-      count++;
-      if (isNew(p)) newCount++;
-      sample?.add(p.hash, p.text);
+  // The passages are cut once (the boilerplate stripped from every page and item) and read back to be embedded.
+  const cut = await NdjsonWriter.create(join(stagedDir, '.passages.ndjson'));
+  try {
+    for await (const passages of passagesByPage(docs, boilerplate)) {
+      pageCount += new Set(passages.map((p) => p.page_id)).size;
+      for (const p of passages) {
+        count++;
+        if (isNew(p)) newCount++;
+        sample?.add(p.hash, p.text);
+        await cut.write(p);
+      }
     }
+  } finally {
+    await cut.close();
   }
 
   let embedder: Embedder;
@@ -191,16 +198,18 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, docs: 
     bar?.tick(batch.length);
     batch = [];
   };
-  for await (const passages of passagesByPage(docs, boilerplate)) {
-    for (const p of passages) {
+  try {
+    for await (const p of readNdjson<Passage>(cut.path)) {
       if (sameModel && !isNew(p)) await vectors.append(p, null);
       else {
         batch.push(p);
         if (batch.length === batchSize) await embedBatch();
       }
     }
+    if (batch.length) await embedBatch();
+  } finally {
+    await rm(cut.path);
   }
-  if (batch.length) await embedBatch();
   const dim = await vectors.close();
   if (sameModel && count > todo) await fillReused(db, previous!, dim);
   bar?.done(`${todo} passages embedded, ${count - todo} reused (${embedder.model}, ${dim} dims)`);

@@ -1,5 +1,5 @@
 // Raw PDF lines → page records: running header and footer split off, text quality judged (and repaired when possible).
-import type { RawPage } from './pdf.ts';
+import type { RawPage } from './layout.ts';
 
 export type TextQuality = 'ok' | 'repaired' | 'garbage' | 'empty';
 
