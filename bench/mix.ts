@@ -15,7 +15,7 @@ function* combinations<T>(xs: T[], k: number, start = 0, prefix: T[] = []): Gene
 }
 
 /** Every combination of the lists' values (the first varies slowest). */
-function* product(...lists: unknown[][]): Generator<unknown[]> {
+function* product(...lists: unknown[][]): Generator<any[]> {
   if (lists.length === 0) { yield []; return; }
   for (const x of lists[0]) for (const rest of product(...lists.slice(1))) yield [x, ...rest];
 }
@@ -54,6 +54,9 @@ export async function distinctMix(release: Release, set: QuerySet, served: (rout
   // Surnames that name one supervisor (a shared one, such as Mar, is a 400 asking for the full name).
   const unique = new Set((await release.pool.rows(`SELECT surname FROM supervisors GROUP BY surname HAVING count(*) = 1`)).map((r) => String(r.surname)));
   const voters = set.voters.filter((v) => unique.has(v));
+  // The years each voter has recorded positions in: a year they did not serve is a 400 naming their term.
+  const voterYears: [string, number][] = (await release.pool.rows(`SELECT DISTINCT s.surname, p.year::INTEGER AS year FROM positions p JOIN supervisors s USING (supervisor_id)`))
+    .map((r): [string, number] => [String(r.surname), Number(r.year)]).filter(([v, y]) => voters.includes(v) && years.includes(y)).sort();
   // Triples of common words in a fixed shuffled order (the combinations' own order starts with the commonest word).
   const shuffled = shuffle([...map(combinations(common, 3), (ws) => ws.join(' '))]);
   const triples = () => shuffled[Symbol.iterator]();
@@ -72,11 +75,11 @@ export async function distinctMix(release: Release, set: QuerySet, served: (rout
   add('/api/items', map([...triples()].reverse(), (q) => path('/api/items', { q, groupBy: 'file' })));
   add('/api/items', map(product(common, voters), ([q, voter]) => path('/api/items', { q: q as string, voter: voter as string, final: 'true' })));
   add('/api/comments', map(interleave(common, triples()), (q) => path('/api/comments', { q })));
-  add('/api/aggregates/votes', map(product(voters, years, ['', 'true'], ['roll-call', 'file']), ([voter, year, final, groupBy]) =>
+  add('/api/aggregates/votes', map(product(voterYears, ['', 'true'], ['roll-call', 'file']), ([[voter, year], final, groupBy]) =>
     path('/api/aggregates/votes', { voter: voter as string, from: year as number, to: year as number, final: (final as string) || undefined, groupBy: groupBy as string })));
-  const spans = [...product(years, years)].filter(([from, to]) => (from as number) <= (to as number));
-  add('/api/aggregates/housing', map(product(voters, spans), ([voter, span]) => path('/api/aggregates/housing', { voter: voter as string, from: (span as number[])[0], to: (span as number[])[1] })));
-  add('/api/query', map(product(voters, years), ([voter, year]) => path('/api/query', { q: `How did ${voter} vote on housing in ${year}?` })));
+  add('/api/aggregates/housing', map(product(voterYears, years), ([[voter, from], to]) =>
+    path('/api/aggregates/housing', { voter, from, to: Math.max(from, to as number) })));
+  add('/api/query', map(voterYears, ([voter, year]) => path('/api/query', { q: `How did ${voter} vote on housing in ${year}?` })));
   add('/api/query', map(common, (w) => path('/api/query', { q: `What did the board decide about ${w}?` })));
   const rest = interleave(...others);
   const records = map(pageIds, (id) => `/api/pages/${id}`)[Symbol.iterator]();

@@ -51,18 +51,19 @@ export function vectorIndex(release: Release, dim: number): Promise<VectorIndex>
     index.start[index.ids.length] = row;
     index.position = new Map(index.ids.map((id, k) => [id, k]));
     index.basis = principalDirections(index.vectors, dim, Math.min(COARSE, dim));
-    index.coarse = project(index.vectors, dim, index.basis);
+    index.coarse = await project(index.vectors, dim, index.basis);
     return index;
   });
 }
 
 /**
- * The leading eigenvectors of the vectors' second-moment matrix (uncentred: they keep inner products best), from every
- * 8th vector, by power iteration with deflation.
+ * The leading eigenvectors of the vectors' second-moment matrix (uncentred: they keep inner products best), from a
+ * sample of the vectors, by power iteration with deflation.
  */
 function principalDirections(vectors: Float32Array, dim: number, count: number): Float32Array {
   const moment = new Float64Array(dim * dim);
-  for (let o = 0; o < vectors.length; o += 8 * dim) {
+  const every = Math.max(8, Math.floor(vectors.length / dim / 20_000)); // about 20,000 vectors at most: a fraction of a second
+  for (let o = 0; o < vectors.length; o += every * dim) {
     for (let a = 0; a < dim; a++) for (let b = a; b < dim; b++) moment[a * dim + b] += vectors[o + a] * vectors[o + b];
   }
   for (let a = 0; a < dim; a++) for (let b = 0; b < a; b++) moment[a * dim + b] = moment[b * dim + a];
@@ -85,12 +86,15 @@ function principalDirections(vectors: Float32Array, dim: number, count: number):
   return basis;
 }
 
-/** Each row of `vectors` on the basis's directions. */
-function project(vectors: Float32Array, dim: number, basis: Float32Array): Float32Array {
+/** Each row of `vectors` on the basis's directions, a slice at a time: requests are answered meanwhile. */
+async function project(vectors: Float32Array, dim: number, basis: Float32Array): Promise<Float32Array> {
   const count = basis.length / dim;
   const rows = vectors.length / dim;
   const out = new Float32Array(rows * count);
-  for (let r = 0; r < rows; r++) for (let e = 0; e < count; e++) out[r * count + e] = dot(vectors, r * dim, basis.subarray(e * dim, (e + 1) * dim), dim);
+  for (let r = 0; r < rows; r++) {
+    for (let e = 0; e < count; e++) out[r * count + e] = dot(basis, e * dim, vectors.subarray(r * dim, (r + 1) * dim), dim);
+    if (r % 4096 === 4095) await new Promise((done) => setImmediate(done));
+  }
   return out;
 }
 
