@@ -9,7 +9,8 @@ import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round, type Matches } from './bm25.ts';
 import { snippet } from './snippet.ts';
-import { rankBm25, type RankFilters } from './ranking.ts';
+import { matchBm25, rankBm25, type RankFilters } from './ranking.ts';
+import { postingsStore } from './postings-store.ts';
 import { Params } from './sql.ts';
 import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
@@ -104,15 +105,17 @@ export type Ranked = { item_id: string; score: number; group_count: number; tota
  */
 export async function rankInMemory(release: Release, m: Matches, f: RankFilters, p: ItemSearchParams, voter: { table: PositionTable; voter: string } | null): Promise<Ranked | null> {
   if (p.groupBy === 'matter' || p.actionType || p.result) return null;
-  // The voter's (or the final) items are ranked alone: the ranking's total counts them, its top-k cuts them.
-  let ids: string[] | undefined;
+  const store = await postingsStore(release, 'item');
+  // The voter's (or the final) items, by their number in the store: the ranking returns no other.
+  let docs: Uint8Array | undefined;
   if (voter) {
     const mine = voterItems(voter.table, voter.voter, { ...f, position: p.position, final: p.final });
-    ids = voter.table.items.values.filter((_, k) => mine[k] === 1);
-  } else if (p.final) ids = await finalItems(release);
-  const byFileAsked = p.groupBy === 'file';
-  const ranked = await rankBm25(release, 'item', m.query, { ...f, ids, limit: byFileAsked ? Number.MAX_SAFE_INTEGER : f.limit });
-  if (byFileAsked) return byFile(ranked.ids, f.limit);
+    const docOf = await tableItemDocs(release, voter.table);
+    docs = new Uint8Array(store.docs);
+    for (let k = 0; k < mine.length; k++) if (mine[k] === 1 && docOf[k] >= 0) docs[docOf[k]] = 1;
+  } else if (p.final) docs = await finalItemDocs(release);
+  if (p.groupBy === 'file') return byFile(release, await matchBm25(release, 'item', m.query, { ...f, docs }), f.limit);
+  const ranked = await rankBm25(release, 'item', m.query, { ...f, docs });
   return ranked.ids.map((h) => ({ item_id: h.id, score: h.score, group_count: 1, total: ranked.total }));
 }
 
@@ -123,32 +126,63 @@ function voterItems(t: PositionTable, voter: string, f: PositionFilters): Uint8A
   return mine;
 }
 
-/** The release's items with a final roll call (rescinded votes are not final), read once. */
-function finalItems(release: Release): Promise<string[]> {
-  return release.memo('final-items', async () => (await release.pool.rows('SELECT DISTINCT item_id FROM roll_calls WHERE is_final')).map((r) => String(r.item_id)));
+/** Each item of the position table by its number in the item postings store (-1: not indexed), once per release. */
+function tableItemDocs(release: Release, t: PositionTable): Promise<Int32Array> {
+  return release.memo('table-item-docs', async () => {
+    const store = await postingsStore(release, 'item');
+    return Int32Array.from(t.items.values, (id) => store.docNo(id));
+  });
+}
+
+/** The release's items with a final roll call (rescinded votes are not final), by number in the store, read once. */
+function finalItemDocs(release: Release): Promise<Uint8Array> {
+  return release.memo('final-item-docs', async () => {
+    const store = await postingsStore(release, 'item');
+    const docs = new Uint8Array(store.docs);
+    for (const r of await release.pool.rows('SELECT DISTINCT item_id FROM roll_calls WHERE is_final')) {
+      const d = store.docNo(String(r.item_id));
+      if (d >= 0) docs[d] = 1;
+    }
+    return docs;
+  });
+}
+
+/** Each indexed item's file (a group number) and meeting date (YYYYMMDD), by number in the store, once per release. */
+function itemFiles(release: Release): Promise<{ file: Int32Array; date: Uint32Array }> {
+  return release.memo('item-files', async () => {
+    const store = await postingsStore(release, 'item');
+    const groups = new Map<string, number>();
+    const file = new Int32Array(store.docs);
+    const date = new Uint32Array(store.docs);
+    for (let d = 0; d < store.docs; d++) {
+      const id = store.docId(d);
+      const number = itemFileNumber(id);
+      file[d] = groups.get(number) ?? groups.set(number, groups.size).get(number)!;
+      date[d] = Number(itemMeetingDate(id).replaceAll('-', ''));
+    }
+    return { file, date };
+  });
 }
 
 /**
- * groupBy=file over ranked matches (score descending, then id): each file's best match (score, then latest meeting,
- * then id) with the file's number of matches, files ranked by their best match's score, then its id.
+ * groupBy=file over every match: each file's best match (score, then latest meeting, then id) with the file's number
+ * of matches, files ranked by their best match's score, then its id. Documents are numbered in id order.
  */
-function byFile(hits: { id: string; score: number }[], limit: number): Ranked {
-  const groups = new Map<string, { best: { id: string; score: number }; count: number }>();
-  for (const h of hits) {
-    const file = itemFileNumber(h.id);
-    const g = groups.get(file);
-    if (!g) groups.set(file, { best: h, count: 1 });
+async function byFile(release: Release, matches: { docs: number[]; scores: number[] }, limit: number): Promise<Ranked> {
+  const store = await postingsStore(release, 'item');
+  const { file, date } = await itemFiles(release);
+  const best = new Map<number, { doc: number; score: number; count: number }>();
+  matches.docs.forEach((d, i) => {
+    const score = matches.scores[i];
+    const g = best.get(file[d]);
+    if (!g) best.set(file[d], { doc: d, score, count: 1 });
     else {
       g.count++;
-      if (h.score === g.best.score && itemMeetingDate(h.id) > itemMeetingDate(g.best.id)) g.best = h;
+      if (score > g.score || (score === g.score && (date[d] > date[g.doc] || (date[d] === date[g.doc] && d < g.doc)))) Object.assign(g, { doc: d, score });
     }
-  }
-  // Groups come in the order of their first match, whose score their best match shares: only ties at the cut reorder.
-  const order = [...groups.values()];
-  let cut = Math.min(limit, order.length);
-  while (cut > 0 && cut < order.length && order[cut].best.score === order[cut - 1].best.score) cut++;
-  const top = order.slice(0, cut).sort((a, b) => b.best.score - a.best.score || (a.best.id < b.best.id ? -1 : a.best.id > b.best.id ? 1 : 0));
-  return top.slice(0, limit).map((g) => ({ item_id: g.best.id, score: g.best.score, group_count: g.count, total: order.length }));
+  });
+  const top = [...best.values()].sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, limit);
+  return top.map((g) => ({ item_id: store.docId(g.doc), score: g.score, group_count: g.count, total: best.size }));
 }
 
 /** The ranking by SQL over the postings: every filter and grouping. */

@@ -16,6 +16,8 @@ export interface RankFilters {
   limit: number;
   /** Only these documents (ids). */
   ids?: string[];
+  /** Only the documents whose number is 1 here (documents numbered as the collection's store numbers them). */
+  docs?: Uint8Array;
 }
 export interface Ranked { ids: { id: string; score: number }[]; total: number }
 
@@ -28,12 +30,34 @@ const OUT = 2;
 
 /** The top `f.limit` documents of the collection for the query, by score descending then doc_id, and how many match. */
 export async function rankBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters): Promise<Ranked> {
+  const top = new TopK(f.limit);
+  let total = 0;
+  const store = await visitMatches(release, collection, query, f, (score, d) => {
+    total++;
+    top.add(score, d);
+  });
+  return { ids: store ? top.sorted().map(([score, d]) => ({ id: store.docId(d), score })) : [], total };
+}
+
+/** Every matching document (by its number in the store) and its score, in no order; `f.limit` is not read. */
+export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters): Promise<{ docs: number[]; scores: number[] }> {
+  const docs: number[] = [];
+  const scores: number[] = [];
+  await visitMatches(release, collection, query, f, (score, d) => {
+    docs.push(d);
+    scores.push(score);
+  });
+  return { docs, scores };
+}
+
+/** Calls `visit` with each matching document's score and number; the store, or null when nothing can match. */
+async function visitMatches(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<PostingsStore | null> {
   const own = [...new Set([...query.terms, ...query.phrases.flat()])];
   const read = byBytes([...own, ...query.weighted.flatMap((w) => w.terms)]);
-  if (own.length === 0 || f.from > f.to) return { ids: [], total: 0 };
+  if (own.length === 0 || f.from > f.to) return null;
   const store = await postingsStore(release, collection);
   const kind = f.kind === undefined ? -1 : store.kind(f.kind);
-  if (f.kind !== undefined && kind < 0) return { ids: [], total: 0 };
+  if (f.kind !== undefined && kind < 0) return null;
   const ordered = [...query.phrases, ...query.weighted.flatMap((w) => [w.terms, ...(w.instead ? [w.instead] : [])])].filter((p) => p.length > 1);
   const withPositions = [...new Set(ordered.flat())];
   const [lists, positions] = await Promise.all([
@@ -43,10 +67,8 @@ export async function rankBm25(release: Release, collection: Collection, query: 
   const prefix = f.date ? Buffer.from(meetingIdPrefix(f.date)) : null;
   const only = f.ids ? new Set(f.ids.map((id) => store.docNo(id))) : null;
   const keep = (d: number) => store.docYear[d] >= f.from && store.docYear[d] <= f.to && (kind < 0 || store.docKind[d] === kind)
-    && (!prefix || store.docIdStartsWith(d, prefix)) && (!only || only.has(d));
+    && (!prefix || store.docIdStartsWith(d, prefix)) && (!only || only.has(d)) && (!f.docs || f.docs[d] === 1);
   const s = scratchOf(store);
-  const top = new TopK(f.limit);
-  let total = 0;
   let touched = 0;
   try {
     if (query.phrases.length === 0 && query.weighted.length === 0) {
@@ -64,8 +86,7 @@ export async function rankBm25(release: Release, collection: Collection, query: 
       for (let j = 0; j < touched; j++) {
         const d = s.touched[j];
         if (s.state[d] !== IN) continue;
-        total++;
-        top.add(s.score[d], d);
+        visit(s.score[d], d);
       }
     } else {
       // Each kept document gets a slot; its row of `impact` holds each term's impact (NaN: no posting) and of `at`
@@ -104,8 +125,7 @@ export async function rankBm25(release: Release, collection: Collection, query: 
         doc.slot = s.slot[d];
         const x = score();
         if (x === null) continue;
-        total++;
-        top.add(x, d);
+        visit(x, d);
       }
     }
   } finally {
@@ -115,7 +135,7 @@ export async function rankBm25(release: Release, collection: Collection, query: 
       s.score[d] = 0;
     }
   }
-  return { ids: top.sorted().map(([score, d]) => ({ id: store.docId(d), score })), total };
+  return store;
 }
 
 /** Distinct terms in byte order: the order of the postings DuckDB sums, so scores add up alike. */
