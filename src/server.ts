@@ -7,6 +7,7 @@ import type { Downloads } from './http/downloads.ts';
 import { onClientError } from './http/wire.ts';
 import { Lake } from './lake/lake.ts';
 import { mcpMount } from './mcp/http.ts';
+import { warmVectors } from './queries/vectors.ts';
 import { positionTable } from './queries/aggregates/positions.ts';
 
 export interface Running {
@@ -24,7 +25,7 @@ export interface Running {
 export async function start(config: Config): Promise<Running> {
   const limits = limitsOf(config);
   // The aggregates' position table takes seconds to read at scale: read ahead, not by the first aggregate's request.
-  const lake = await Lake.open(config.lakeDir, { ...config, warm: (release) => void positionTable(release).catch(() => {}) });
+  const lake = await Lake.open(config.lakeDir, { ...config, warm: (release) => void positionTable(release).then(() => warmVectors(release)).catch(() => {}) });
   lake.watch(config.watchMs);
   const app = createApp(config, lake, [mcpMount(config)]);
   const server = createServer({

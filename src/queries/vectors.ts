@@ -43,6 +43,9 @@ interface Loaded {
 /** The release's vectors in memory (vector-index.ts) and its query embedder, loaded once per release. */
 const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('vectors', () => load(release));
 
+/** Reads the release's vectors and query model ahead of the first hybrid query (a release without them: nothing). */
+export const warmVectors = (release: Release): Promise<unknown> => vectorsOf(release);
+
 async function load(release: Release): Promise<Loaded | null> {
   const entry = release.manifest.embeddings;
   if (!entry || !release.has('page_embeddings') || !Number.isInteger(entry.dim) || entry.dim <= 0) return null;
