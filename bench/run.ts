@@ -81,7 +81,7 @@ interface BuildRecord {
   key: string; releaseId: string; measuredAt: string; documents: number; pages: number;
   buildMs: number; buildPeakRssMb: number; pagesPerSec: number;
   pdftotext: { ms: number; pagesPerSec: number; processes: number };
-  /** pipeline pages/s ÷ pdftotext pages/s (both single-process: the pipeline extracts on one thread). */
+  /** pipeline pages/s ÷ pdftotext pages/s (the build on its extraction threads, pdftotext one process at a time). */
   ratio: number;
 }
 
@@ -110,7 +110,7 @@ function manifestPdfs(corpus: string): { file: string; pages: number }[] {
   });
 }
 
-/** `pdftotext -layout` over every PDF of the corpus, one process at a time (as the pipeline extracts: one thread). */
+/** `pdftotext -layout` over every PDF of the corpus, one process at a time: the reference the build is held to. */
 function pdftotext(corpus: string): { ms: number; pages: number } {
   const pdfs = manifestPdfs(corpus);
   const t = performance.now();
