@@ -169,7 +169,7 @@ async function startServer(lake: string, contractChecks: boolean, answerCacheMb 
   });
   let err = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 600_000);
     proc.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
       const m = err.match(/at (http:\/\/[^\s/]+)\//);
@@ -398,8 +398,8 @@ export function skewedMix(paths: string[], copies = 64): string[] {
 }
 
 /**
- * A freshly started server or cluster, asked the paths for a few seconds unmeasured first: its per-release tables
- * (positions, vectors, postings directories) are read at start, as a replica is warmed before it takes traffic.
+ * A freshly started server or cluster, asked the paths for a few seconds unmeasured first. Its per-release tables
+ * (positions, vectors) were read before it listened; this warms the rest (compiled code, file pages, memos).
  */
 function warmed(o: BenchOptions, url: string, paths: string[], work: string): string {
   load({ ...o, loadSeconds: o.smoke ? 1 : 5 }, url, paths, work);

@@ -92,7 +92,8 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       }));
       replicas.push(`${o.host}:${p}`);
     }
-    await Promise.all(replicas.map((r) => answers(`http://${r}/api/health`, 120_000)));
+    // A replica listens once its release's warm-up is read (src/server.ts): answering is being ready.
+    await Promise.all(replicas.map((r) => answers(`http://${r}/api/health`, 600_000)));
     writeFileSync(join(prefix, 'nginx.conf'), nginxConf(prefix, `${o.host}:${port}`, replicas, o));
     const test = spawnSync(NGINX, ['-t', '-q', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { encoding: 'utf8' });
     if (test.status !== 0) throw new Error(`nginx -t: ${test.stderr}`);

@@ -24,8 +24,11 @@ export interface Running {
 
 export async function start(config: Config): Promise<Running> {
   const limits = limitsOf(config);
-  // The aggregates' position table takes seconds to read at scale: read ahead, not by the first aggregate's request.
-  const lake = await Lake.open(config.lakeDir, { ...config, warm: (release) => void positionTable(release).then(() => warmVectors(release)).catch(() => {}) });
+  // The aggregates' position table and the passage vectors take seconds to read at scale: they are read before the
+  // server listens (and before a new release takes over), not by the first requests, which would wait for them. A
+  // replica is thus ready once it accepts connections: a load balancer needs no readiness check of its own.
+  const lake = await Lake.open(config.lakeDir, { ...config, warm: (release) => positionTable(release).then(() => warmVectors(release)) });
+  await lake.warmed();
   lake.watch(config.watchMs);
   const app = createApp(config, lake, [mcpMount(config)]);
   const server = createServer({

@@ -13,8 +13,6 @@ import { pointCurrent } from '../pipelines/publish/release.ts';
 import type { Config } from '../src/config.ts';
 import { checkResponse } from '../src/schemas.ts';
 import { start, type Running } from '../src/server.ts';
-import { positionTable } from '../src/queries/aggregates/positions.ts';
-import { warmVectors } from '../src/queries/vectors.ts';
 import { documentErrors } from './document.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,23 +42,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/**
- * A server over the fixture release, once what the release reads when it opens (position table, vectors) is read:
- * tests that count DuckDB queries count the requests' own.
- */
+/** A server over the fixture release (listening once its warm-up is read: tests that count DuckDB queries count the requests' own). */
 export async function startFixtureServer(overrides: Partial<Config> = {}): Promise<Running> {
   await fixtureRelease();
-  const running = await start(testConfig(overrides));
-  await (async () => {
-    const release = running.lake.acquire();
-    try {
-      await positionTable(release);
-      await warmVectors(release);
-    } finally {
-      release.drop();
-    }
-  })().catch(() => {}); // a lake with nothing to serve, or a release without positions: the test says what it expects
-  return running;
+  return start(testConfig(overrides));
 }
 
 export interface Fetched { status: number; headers: Headers; text: string; json: any }

@@ -16,8 +16,11 @@ export interface ReleaseSettings {
   poolSize: number; queueLimit: number; queryTimeoutMs: number; embedding?: EmbeddingSettings | null;
   /** DuckDB's worker threads per release (default 2). */
   duckdbThreads?: number;
-  /** Started on each release once it opens: per-release tables read ahead of the first request that needs them. */
-  warm?: (release: Release) => void;
+  /**
+   * Started on each release once it opens: per-release tables read ahead of the first request that needs them. The
+   * server listens, and a new release takes over, only once it settles (`Release.warmed`).
+   */
+  warm?: (release: Release) => Promise<unknown>;
 }
 
 /** The SQL that exposes one manifest table as a view: hive-partitioned directories keep their `year` column. */
@@ -80,6 +83,8 @@ export class Release {
   /** Release files hashed by this process (a count of verification work, for tests and the bench). */
   static filesHashed = 0;
 
+  /** Settles once the release's warm-up (`ReleaseSettings.warm`) has run, whatever its outcome. */
+  warmed: Promise<void> = Promise.resolve();
   private refs = 0;
   private retired = false;
   private closed = false;
@@ -131,7 +136,7 @@ export class Release {
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs);
     const release = new Release(manifest.releaseId, dir, manifest, settings, pool, instance, spillDir);
-    settings.warm?.(release);
+    if (settings.warm) release.warmed = settings.warm(release).then(() => {}, () => {});
     return release;
   }
 
