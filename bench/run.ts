@@ -9,6 +9,7 @@
 // process with and without its answer cache and against REPLICAS processes behind nginx with and without its cache.
 // --append keeps the other scales already in the results file (SCALE=10 measured in a later run than 1 and 3).
 // --build-only generates the corpora and builds the lakes (timed, as a full run would) and stops: a later run reuses them.
+// BENCH_SERVER_ARGS: node options for the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (written at its stop).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -163,7 +164,7 @@ interface Server { proc: ChildProcess; url: string; pid: number; lake: string }
 
 /** A server process over `lake`; `answerCacheMb` 0 (the default): every request answered afresh. */
 async function startServer(lake: string, contractChecks: boolean, answerCacheMb = 0): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const proc = spawn(process.execPath, [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, LAKE: lake, PORT: '0', HOST: '127.0.0.1', WATCH_MS: '0', CONTRACT_CHECKS: contractChecks ? '1' : '0', ANSWER_CACHE_MB: String(answerCacheMb) },
   });
