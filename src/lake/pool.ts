@@ -2,7 +2,7 @@
 // limit enforced with the connection's interrupt. How many requests may wait is bounded where they are admitted
 // (src/http/app.ts), not here: one admitted request may run several queries at once and must never be refused midway.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBInstance, DuckDBPreparedStatement, DuckDBResult, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 
 export class Overloaded extends Error {}
 export class QueryTimeout extends Error {}
@@ -119,13 +119,22 @@ export class Pool {
    * finishes or stops early (`return()` on the iterator).
    */
   async *stream(sql: string, params: DuckDBValue[] = [], timeoutMs = this.timeoutMs * 6): AsyncGenerator<Row[]> {
+    yield* this.read(sql, params, timeoutMs, (result) => result.yieldRowObjectJson() as AsyncIterableIterator<Row[]>);
+  }
+
+  /** As `stream`, DuckDB's chunks themselves: column vectors read without a value per cell (e.g. FLOAT[n] arrays). */
+  chunks(sql: string, params: DuckDBValue[] = [], timeoutMs = this.timeoutMs * 6): AsyncGenerator<DuckDBDataChunk> {
+    return this.read(sql, params, timeoutMs, (result) => result[Symbol.asyncIterator]());
+  }
+
+  private async *read<T>(sql: string, params: DuckDBValue[], timeoutMs: number, from: (result: DuckDBResult) => AsyncIterator<T>): AsyncGenerator<T> {
     const lease = new Lease(this, await this.acquire(), timeoutMs);
     try {
-      const chunks = (await lease.run((c) => c.stream(sql, params))).yieldRowObjectJson();
+      const items = from(await lease.run((c) => c.stream(sql, params)));
       for (;;) {
-        const next = await lease.run(() => chunks.next());
+        const next = await lease.run(() => items.next());
         if (next.done) return;
-        yield next.value as Row[];
+        yield next.value;
       }
     } finally {
       lease.end();
