@@ -39,15 +39,9 @@ export async function rankBm25(release: Release, collection: Collection, query: 
   return { ids: store ? top.sorted().map(([score, d]) => ({ id: store.docId(d), score })) : [], total };
 }
 
-/** Every matching document (by its number in the store) and its score, in no order; `f.limit` is not read. */
-export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters): Promise<{ docs: number[]; scores: number[] }> {
-  const docs: number[] = [];
-  const scores: number[] = [];
-  await visitMatches(release, collection, query, f, (score, d) => {
-    docs.push(d);
-    scores.push(score);
-  });
-  return { docs, scores };
+/** Calls `visit` with every matching document (by its number in the store) and its score, in no order; `f.limit` is not read. */
+export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<void> {
+  await visitMatches(release, collection, query, f, visit);
 }
 
 /** Calls `visit` with each matching document's score and number; the store, or null when nothing can match. */
@@ -250,7 +244,7 @@ function scorer(query: ParsedQuery, own: string[], read: string[], doc: Document
 }
 
 /** The best `limit` (score, document number) pairs: higher score first, then lower number (doc_id order). */
-class TopK {
+export class TopK {
   private readonly heap: [number, number][] = [];
   constructor(private readonly limit: number) {}
 
