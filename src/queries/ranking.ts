@@ -60,21 +60,28 @@ async function visitMatches(release: Release, collection: Collection, query: Par
   ]);
   const prefix = f.date ? Buffer.from(meetingIdPrefix(f.date)) : null;
   const only = f.ids ? new Set(f.ids.map((id) => store.docNo(id))) : null;
-  const keep = (d: number) => store.docYear[d] >= f.from && store.docYear[d] <= f.to && (kind < 0 || store.docKind[d] === kind)
-    && (!prefix || store.docIdStartsWith(d, prefix)) && (!only || only.has(d)) && (!f.docs || f.docs[d] === 1);
+  const { docYear, docKind } = store;
+  const { from, to, docs } = f;
+  // Years alone (the common case) in a closure of their own: this runs once per document a term reaches.
+  const keep = kind < 0 && !prefix && !only && !docs
+    ? (d: number) => docYear[d] >= from && docYear[d] <= to
+    : (d: number) => docYear[d] >= from && docYear[d] <= to && (kind < 0 || docKind[d] === kind)
+      && (!prefix || store.docIdStartsWith(d, prefix)) && (!only || only.has(d)) && (!docs || docs[d] === 1);
   const s = scratchOf(store);
   let touched = 0;
   try {
     if (query.phrases.length === 0 && query.weighted.length === 0) {
       // A plain sum of impacts: one accumulator.
-      for (const list of lists) {
-        for (let i = 0; i < list.docs.length; i++) {
-          const d = list.docs[i];
-          if (s.state[d] === UNSEEN) {
-            s.state[d] = keep(d) ? IN : OUT;
+      const { state, score } = s;
+      for (const { docs, impacts } of lists) {
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
+          let st = state[d];
+          if (st === UNSEEN) {
+            st = state[d] = keep(d) ? IN : OUT;
             s.touched[touched++] = d;
           }
-          if (s.state[d] === IN) s.score[d] += list.impacts[i];
+          if (st === IN) score[d] += impacts[i];
         }
       }
       for (let j = 0; j < touched; j++) {
