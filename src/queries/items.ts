@@ -9,11 +9,12 @@ import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round, type Matches } from './bm25.ts';
 import { snippet } from './snippet.ts';
-import { matchBm25, rankBm25, type RankFilters } from './ranking.ts';
+import { matchBm25, rankBm25, TopK, type RankFilters } from './ranking.ts';
 import { postingsStore } from './postings-store.ts';
 import { Params } from './sql.ts';
 import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
 import type { Supervisor } from '../../core/roster.ts';
+import type { ParsedQuery } from '../../core/text/analysis.ts';
 import { resolveVoter } from './supervisors.ts';
 import { coverageOf } from './coverage.ts';
 import { yearRange } from './years.ts';
@@ -114,7 +115,7 @@ export async function rankInMemory(release: Release, m: Matches, f: RankFilters,
     docs = new Uint8Array(store.docs);
     for (let k = 0; k < mine.length; k++) if (mine[k] === 1 && docOf[k] >= 0) docs[docOf[k]] = 1;
   } else if (p.final) docs = await finalItemDocs(release);
-  if (p.groupBy === 'file') return byFile(release, await matchBm25(release, 'item', m.query, { ...f, docs }), f.limit);
+  if (p.groupBy === 'file') return byFile(release, m.query, { ...f, docs });
   const ranked = await rankBm25(release, 'item', m.query, { ...f, docs });
   return ranked.ids.map((h) => ({ item_id: h.id, score: h.score, group_count: 1, total: ranked.total }));
 }
@@ -148,7 +149,7 @@ function finalItemDocs(release: Release): Promise<Uint8Array> {
 }
 
 /** Each indexed item's file (a group number) and meeting date (YYYYMMDD), by number in the store, once per release. */
-function itemFiles(release: Release): Promise<{ file: Int32Array; date: Uint32Array }> {
+function itemFiles(release: Release): Promise<{ file: Int32Array; date: Uint32Array; groups: number }> {
   return release.memo('item-files', async () => {
     const store = await postingsStore(release, 'item');
     const groups = new Map<string, number>();
@@ -160,29 +161,36 @@ function itemFiles(release: Release): Promise<{ file: Int32Array; date: Uint32Ar
       file[d] = groups.get(number) ?? groups.set(number, groups.size).get(number)!;
       date[d] = Number(itemMeetingDate(id).replaceAll('-', ''));
     }
-    return { file, date };
+    return { file, date, groups: groups.size };
   });
 }
 
 /**
  * groupBy=file over every match: each file's best match (score, then latest meeting, then id) with the file's number
- * of matches, files ranked by their best match's score, then its id. Documents are numbered in id order.
+ * of matches, files ranked by their best match's score, then its id. Documents are numbered in id order. Per file
+ * (group number) typed arrays, filled as the ranking visits the matches.
  */
-async function byFile(release: Release, matches: { docs: number[]; scores: number[] }, limit: number): Promise<Ranked> {
+async function byFile(release: Release, query: ParsedQuery, f: RankFilters): Promise<Ranked> {
   const store = await postingsStore(release, 'item');
-  const { file, date } = await itemFiles(release);
-  const best = new Map<number, { doc: number; score: number; count: number }>();
-  matches.docs.forEach((d, i) => {
-    const score = matches.scores[i];
-    const g = best.get(file[d]);
-    if (!g) best.set(file[d], { doc: d, score, count: 1 });
-    else {
-      g.count++;
-      if (score > g.score || (score === g.score && (date[d] > date[g.doc] || (date[d] === date[g.doc] && d < g.doc)))) Object.assign(g, { doc: d, score });
+  const { file, date, groups } = await itemFiles(release);
+  const best = new Int32Array(groups);
+  const score = new Float64Array(groups);
+  const count = new Int32Array(groups);
+  const seen: number[] = [];
+  await matchBm25(release, 'item', query, f, (x, d) => {
+    const g = file[d];
+    if (count[g]++ === 0) {
+      seen.push(g);
+    } else {
+      const b = best[g];
+      if (!(x > score[g] || (x === score[g] && (date[d] > date[b] || (date[d] === date[b] && d < b))))) return;
     }
+    best[g] = d;
+    score[g] = x;
   });
-  const top = [...best.values()].sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, limit);
-  return top.map((g) => ({ item_id: store.docId(g.doc), score: g.score, group_count: g.count, total: best.size }));
+  const top = new TopK(f.limit);
+  for (const g of seen) top.add(score[g], best[g]);
+  return top.sorted().map(([x, d]) => ({ item_id: store.docId(d), score: x, group_count: count[file[d]], total: seen.length }));
 }
 
 /** The ranking by SQL over the postings: every filter and grouping. */

@@ -39,15 +39,9 @@ export async function rankBm25(release: Release, collection: Collection, query: 
   return { ids: store ? top.sorted().map(([score, d]) => ({ id: store.docId(d), score })) : [], total };
 }
 
-/** Every matching document (by its number in the store) and its score, in no order; `f.limit` is not read. */
-export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters): Promise<{ docs: number[]; scores: number[] }> {
-  const docs: number[] = [];
-  const scores: number[] = [];
-  await visitMatches(release, collection, query, f, (score, d) => {
-    docs.push(d);
-    scores.push(score);
-  });
-  return { docs, scores };
+/** Calls `visit` with every matching document (by its number in the store) and its score, in no order; `f.limit` is not read. */
+export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<void> {
+  await visitMatches(release, collection, query, f, visit);
 }
 
 /** Calls `visit` with each matching document's score and number; the store, or null when nothing can match. */
@@ -66,21 +60,28 @@ async function visitMatches(release: Release, collection: Collection, query: Par
   ]);
   const prefix = f.date ? Buffer.from(meetingIdPrefix(f.date)) : null;
   const only = f.ids ? new Set(f.ids.map((id) => store.docNo(id))) : null;
-  const keep = (d: number) => store.docYear[d] >= f.from && store.docYear[d] <= f.to && (kind < 0 || store.docKind[d] === kind)
-    && (!prefix || store.docIdStartsWith(d, prefix)) && (!only || only.has(d)) && (!f.docs || f.docs[d] === 1);
+  const { docYear, docKind } = store;
+  const { from, to, docs } = f;
+  // Years alone (the common case) in a closure of their own: this runs once per document a term reaches.
+  const keep = kind < 0 && !prefix && !only && !docs
+    ? (d: number) => docYear[d] >= from && docYear[d] <= to
+    : (d: number) => docYear[d] >= from && docYear[d] <= to && (kind < 0 || docKind[d] === kind)
+      && (!prefix || store.docIdStartsWith(d, prefix)) && (!only || only.has(d)) && (!docs || docs[d] === 1);
   const s = scratchOf(store);
   let touched = 0;
   try {
     if (query.phrases.length === 0 && query.weighted.length === 0) {
       // A plain sum of impacts: one accumulator.
-      for (const list of lists) {
-        for (let i = 0; i < list.docs.length; i++) {
-          const d = list.docs[i];
-          if (s.state[d] === UNSEEN) {
-            s.state[d] = keep(d) ? IN : OUT;
+      const { state, score } = s;
+      for (const { docs, impacts } of lists) {
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
+          let st = state[d];
+          if (st === UNSEEN) {
+            st = state[d] = keep(d) ? IN : OUT;
             s.touched[touched++] = d;
           }
-          if (s.state[d] === IN) s.score[d] += list.impacts[i];
+          if (st === IN) score[d] += impacts[i];
         }
       }
       for (let j = 0; j < touched; j++) {
@@ -250,7 +251,7 @@ function scorer(query: ParsedQuery, own: string[], read: string[], doc: Document
 }
 
 /** The best `limit` (score, document number) pairs: higher score first, then lower number (doc_id order). */
-class TopK {
+export class TopK {
   private readonly heap: [number, number][] = [];
   constructor(private readonly limit: number) {}
 

@@ -24,14 +24,14 @@ function refsOf(release: Release, store: Store): Promise<Refs> {
   });
 }
 
-/** Index of `id` in the sorted `ids`, or -1 (ids are ASCII: DuckDB's byte order is JavaScript's order). */
-function find(ids: string[], id: string): number {
+/** Index of `value` in the ascending `values`, or -1 (ids are ASCII: DuckDB's byte order is JavaScript's order). */
+export function sortedIndexOf<T extends string | number>(values: ArrayLike<T>, value: T): number {
   let lo = 0;
-  let hi = ids.length - 1;
+  let hi = values.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    if (ids[mid] === id) return mid;
-    if (ids[mid] < id) lo = mid + 1;
+    if (values[mid] === value) return mid;
+    if (values[mid] < value) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;
@@ -44,7 +44,7 @@ async function readById(release: Release, store: Store, ids: string[]): Promise<
     refsOf(release, store),
     release.memo<FileHandle>(`store:${store.file}`, () => open(join(release.dir, INDEX_DIR, store.file), 'r'), (f) => void f.close()),
   ]);
-  const found = ids.map((id) => find(refs.ids, id)).filter((i) => i >= 0);
+  const found = ids.map((id) => sortedIndexOf(refs.ids, id)).filter((i) => i >= 0);
   const texts = await Promise.all(found.map(async (i) => {
     const buf = Buffer.alloc(refs.bytes[i]);
     await file.read(buf, 0, buf.length, refs.offsets[i]);

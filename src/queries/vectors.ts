@@ -14,9 +14,10 @@ import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
 import type { Release } from '../lake/release.ts';
-import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
+import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
 import { exactSignals, fuse, PROTECTED, type ExactSignal } from './fusion.ts';
-import { textsById } from './texts.ts';
+import { postingsStore } from './postings-store.ts';
+import { sortedIndexOf } from './texts.ts';
 import { nearestPages, vectorIndex } from './vector-index.ts';
 import type { YearRange } from './years.ts';
 
@@ -130,12 +131,18 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   };
 }
 
-/** Of the given pages, those whose text contains every word of the query (its own words, stemmed; no expansions). */
+/**
+ * Of the given pages, those whose text contains every word of the query (its own words, stemmed; no expansions): read
+ * from the page postings store, whose terms are the same analysis of the same texts (a stem is indexed for a page
+ * exactly when `terms` of its text holds it), so no page text is read or analysed.
+ */
 async function wholeMatches(release: Release, q: string, ids: string[]): Promise<Set<string>> {
   const wanted = parseQuery(q).terms;
-  const texts = await textsById(release, 'page', ids);
+  if (wanted.length === 0) return new Set();
+  const store = await postingsStore(release, 'page');
+  const lists = await Promise.all(wanted.map((t) => store.postings(t)));
   return new Set(ids.filter((id) => {
-    const has = new Set(terms(texts.get(id) ?? ''));
-    return wanted.length > 0 && wanted.every((t) => has.has(t));
+    const d = store.docNo(id);
+    return d >= 0 && lists.every((l) => sortedIndexOf(l.docs, d) >= 0);
   }));
 }

@@ -84,7 +84,7 @@ export async function housingAggregate(release: Release, links: Links, p: Aggreg
     byPosition[POSITIONS[t.position[row]]].units += n;
     if (n > 0) withUnits++;
   }
-  const shown = await shownPositions(release, t, kept, p.limit);
+  const shown = shownPositions(t, kept, p.limit);
   const files = shown.map(({ officialUrl, page, sharedVote, ...r }) => {
     const f = facts.get(r.fileNumber) ?? { unitMentions: [], addresses: [], signals: [] };
     return {

@@ -1,8 +1,8 @@
 // The release's recorded positions as a compact table sorted by voter, read once per release into typed arrays: an
 // aggregate walks one voter's slice in memory instead of joining positions and roll calls in DuckDB on every request.
 // Within a voter's slice, rows are in the order answers list them (latest meeting first, then file number, sequence
-// and roll call id), so a walk needs no sort. The display columns of the rows an answer shows come from the item
-// record store (src/queries/texts.ts).
+// and roll call id), so a walk needs no sort. The display columns of the rows an answer shows (action, evidence,
+// matter, title) are read with it, per roll call and item, so an answer reads no item record.
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import { itemOfRollCall } from '../../../core/lake/ids.ts';
 import type { Release } from '../../lake/release.ts';
@@ -46,6 +46,8 @@ export interface PositionTable {
   items: Dictionary;
   name: Uint32Array;
   names: string[];
+  /** What an answer shows of each roll call (by index into `rollCalls`) and item (into `items.values`), read once. */
+  shown: { action: string[]; actionType: string[]; sharedVote: Uint8Array; officialUrl: string[]; page: Int32Array; matter: string[]; title: string[] };
 }
 
 export function positionTable(release: Release): Promise<PositionTable> {
@@ -57,11 +59,12 @@ export function positionTable(release: Release): Promise<PositionTable> {
     const rollCalls = new Dictionary();
     const names = new Dictionary();
     const items = new Dictionary();
-    const t = {
+    const t: PositionTable = {
       voters: new Map<string, [number, number]>(), year: new Uint16Array(size), date: new Uint32Array(size), dates: [] as string[],
       file: new Uint32Array(size), files: files.values, sequence: new Uint16Array(size), position: new Uint8Array(size),
       isFinal: new Uint8Array(size), rollCall: new Uint32Array(size), rollCalls: rollCalls.values,
       item: new Uint32Array(size), items, name: new Uint32Array(size), names: names.values,
+      shown: { action: [], actionType: [], sharedVote: new Uint8Array(0), officialUrl: [], page: new Int32Array(0), matter: [], title: [] },
     };
     let i = 0;
     const rows = release.pool.stream(`
@@ -94,8 +97,42 @@ export function positionTable(release: Release): Promise<PositionTable> {
     const order = new Map(t.dates.map((d, k) => [d, k]));
     const rank = Uint32Array.from(dates.values, (d) => order.get(d)!);
     for (let k = 0; k < i; k++) t.date[k] = rank[t.date[k]];
+    t.shown = await shownColumns(release, rollCalls, items);
     return t;
   });
+}
+
+/**
+ * The display columns of the table's roll calls and items, by their index in the dictionaries: an answer shows them
+ * without reading item records (full texts) per request.
+ */
+async function shownColumns(release: Release, rollCalls: Dictionary, items: Dictionary): Promise<PositionTable['shown']> {
+  const r = rollCalls.values.length;
+  const shown = {
+    action: new Array<string>(r), actionType: new Array<string>(r), sharedVote: new Uint8Array(r), officialUrl: new Array<string>(r), page: new Int32Array(r),
+    matter: new Array<string>(items.values.length), title: new Array<string>(items.values.length),
+  };
+  const urls = new Dictionary();
+  for await (const chunk of release.pool.stream(`SELECT roll_call_id AS id, action, action_type AS t, shared_vote AS s, official_url AS u, page::INTEGER AS p FROM roll_calls`, [], 600_000)) {
+    for (const row of chunk) {
+      const k = rollCalls.index.get(String(row.id));
+      if (k === undefined) continue;
+      shown.action[k] = row.action as string;
+      shown.actionType[k] = row.t as string;
+      shown.sharedVote[k] = row.s ? 1 : 0;
+      shown.officialUrl[k] = urls.values[urls.of(String(row.u))];
+      shown.page[k] = Number(row.p);
+    }
+  }
+  for await (const chunk of release.pool.stream(`SELECT item_id AS id, matter, title FROM items`, [], 600_000)) {
+    for (const row of chunk) {
+      const k = items.index.get(String(row.id));
+      if (k === undefined) continue;
+      shown.matter[k] = row.matter as string;
+      shown.title[k] = row.title as string;
+    }
+  }
+  return shown;
 }
 
 /** Which of a voter's positions an aggregate counts. */

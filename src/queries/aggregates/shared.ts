@@ -5,7 +5,6 @@ import type { Supervisor } from '../../../core/roster.ts';
 import type { Release } from '../../lake/release.ts';
 import { InvalidParameter } from '../errors.ts';
 import { resolveVoter } from '../supervisors.ts';
-import { itemRecordsById } from '../texts.ts';
 import type { Kept, PositionTable } from './positions.ts';
 
 export interface AggregateParams {
@@ -35,34 +34,31 @@ export async function resolveAggregateVoter(release: Release, p: AggregateParams
 
 /**
  * What an aggregate shows of the first `limit` kept positions, in order: the file, its item's matter and title,
- * the roll call's action and evidence, from the item record store; the rows come from the position table.
+ * the roll call's action and evidence, all from the position table (its `shown` columns).
  */
-export async function shownPositions(release: Release, t: PositionTable, kept: Kept, limit: number) {
-  const shown = kept.rows.slice(0, limit);
-  const itemIdOf = (row: number) => t.items.values[t.item[row]];
-  const records = await itemRecordsById(release, [...new Set(shown.map(itemIdOf))]);
-  return shown.map((row) => {
-    const id = t.rollCalls[t.rollCall[row]];
-    const { item, roll_calls } = records.get(itemIdOf(row))!;
-    const r = roll_calls.find((x) => x.roll_call_id === id)!;
+export function shownPositions(t: PositionTable, kept: Kept, limit: number) {
+  const s = t.shown;
+  return kept.rows.slice(0, limit).map((row) => {
+    const rc = t.rollCall[row];
+    const item = t.item[row];
     return {
       fileNumber: t.files[t.file[row]],
-      matter: item.matter,
-      title: item.title,
+      matter: s.matter[item],
+      title: s.title[item],
       meetingDate: t.dates[t.date[row]],
       year: t.year[row],
-      itemId: item.item_id as string,
-      rollCallId: id,
+      itemId: t.items.values[item],
+      rollCallId: t.rollCalls[rc],
       sequence: t.sequence[row],
-      action: r.action,
-      actionType: r.action_type,
+      action: s.action[rc],
+      actionType: s.actionType[rc],
       isFinal: t.isFinal[row] === 1,
       position: POSITIONS[t.position[row]],
       nameAsRecorded: t.names[t.name[row]],
-      sharedVote: r.shared_vote as boolean,
+      sharedVote: s.sharedVote[rc] === 1,
       matchingRollCalls: kept.matching[t.file[row]],
-      officialUrl: r.official_url as string,
-      page: r.page as number,
+      officialUrl: s.officialUrl[rc],
+      page: s.page[rc],
     };
   });
 }

@@ -23,7 +23,7 @@ export async function votesAggregate(release: Release, links: Links, p: VotesPar
   const totals = zeroTotals();
   for (const row of kept.rows) totals[POSITIONS[t.position[row]]]++;
   const total = kept.rows.length;
-  const records = (await shownPositions(release, t, kept, p.limit)).map(({ officialUrl, page, ...r }) => ({
+  const records = shownPositions(t, kept, p.limit).map(({ officialUrl, page, ...r }) => ({
     ...r,
     evidence: {
       officialUrl,
