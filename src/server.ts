@@ -7,8 +7,7 @@ import type { Downloads } from './http/downloads.ts';
 import { onClientError } from './http/wire.ts';
 import { Lake } from './lake/lake.ts';
 import { mcpMount } from './mcp/http.ts';
-import { warmVectors } from './queries/vectors.ts';
-import { positionTable } from './queries/aggregates/positions.ts';
+import { warmRelease } from './queries/warm.ts';
 
 export interface Running {
   server: Server;
@@ -24,10 +23,10 @@ export interface Running {
 
 export async function start(config: Config): Promise<Running> {
   const limits = limitsOf(config);
-  // The aggregates' position table and the passage vectors take seconds to read at scale: they are read before the
-  // server listens (and before a new release takes over), not by the first requests, which would wait for them. A
-  // replica is thus ready once it accepts connections: a load balancer needs no readiness check of its own.
-  const lake = await Lake.open(config.lakeDir, { ...config, warm: (release) => positionTable(release).then(() => warmVectors(release)) });
+  // The per-release tables (position table, passage vectors, stores...) take seconds to read at scale: they are read
+  // before the server listens (and before a new release takes over), not by the first requests, which would wait for
+  // them. A replica is thus ready once it accepts connections: a load balancer needs no readiness check of its own.
+  const lake = await Lake.open(config.lakeDir, { ...config, warm: warmRelease });
   await lake.warmed();
   lake.watch(config.watchMs);
   const app = createApp(config, lake, [mcpMount(config)]);

@@ -57,7 +57,8 @@ t.test('slow readers are cut off at the send timeout and give their slots back',
 t.test('health and release files are answered outside admission, even when it is full', async (t) => {
   const full = await startFixtureServer({ poolSize: 1, queueLimit: 1, limits: { sendTimeoutMs: 60_000 } });
   t.teardown(() => full.close());
-  const readers = slowReaders(target(full), 3, 4000);
+  // Held long enough that a loaded machine still asks health while they stall (they leave after 8 s).
+  const readers = slowReaders(target(full), 3, 8000);
   for (let i = 0; i < 100 && full.admitted() < 2; i++) await new Promise((r) => setTimeout(r, 30));
   t.equal(full.admitted(), 2, 'stalled readers hold both admission slots');
   t.equal((await get(`${full.url}/api/search?q=roof`)).status, 503, 'an admitted request is turned away');

@@ -127,6 +127,10 @@ function voterItems(t: PositionTable, voter: string, f: PositionFilters): Uint8A
   return mine;
 }
 
+/** The item filters' and grouping's per-release tables, read ahead of the first request (src/queries/warm.ts). */
+export const warmItems = async (release: Release): Promise<unknown> =>
+  Promise.all([tableItemDocs(release, await positionTable(release)), finalItemDocs(release), itemFiles(release)]);
+
 /** Each item of the position table by its number in the item postings store (-1: not indexed), once per release. */
 function tableItemDocs(release: Release, t: PositionTable): Promise<Int32Array> {
   return release.memo('table-item-docs', async () => {

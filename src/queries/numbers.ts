@@ -14,7 +14,7 @@ import { textsById } from './texts.ts';
 const ENACTMENT = /^\p{L}?\d{1,4}-\d{2,4}$/u;
 
 /** The release's enactment numbers (as index terms) → their file numbers. */
-function enactmentsOf(release: Release): Promise<Map<string, string[]>> {
+export function enactmentsOf(release: Release): Promise<Map<string, string[]>> {
   return release.memo('enactment-numbers', async () => {
     const rows = await release.pool.rows(`
       SELECT file_number, list_concat(enactment_numbers, CASE WHEN legistar.enactment_number IS NULL THEN [] ELSE [legistar.enactment_number] END) AS numbers

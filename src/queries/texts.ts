@@ -6,7 +6,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { Release } from '../lake/release.ts';
-import { INDEX_DIR, indexTable, ITEM_RECORD_REFS, ITEM_RECORD_STORE, textStoreFile, type Collection } from '../../core/lake/format.ts';
+import { COLLECTIONS, INDEX_DIR, indexTable, ITEM_RECORD_REFS, ITEM_RECORD_STORE, textStoreFile, type Collection } from '../../core/lake/format.ts';
 
 interface Refs { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
 
@@ -37,13 +37,22 @@ export function sortedIndexOf<T extends string | number>(values: ArrayLike<T>, v
   return -1;
 }
 
-/** The entries of `ids` in a store, inflated to text, by id (ids without an entry are left out). */
-async function readById(release: Release, store: Store, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const [refs, file] = await Promise.all([
+/** A store's entries and its file, opened once per release. */
+function opened(release: Release, store: Store): Promise<[Refs, FileHandle]> {
+  return Promise.all([
     refsOf(release, store),
     release.memo<FileHandle>(`store:${store.file}`, () => open(join(release.dir, INDEX_DIR, store.file), 'r'), (f) => void f.close()),
   ]);
+}
+
+/** Opens every store ahead of the first request (src/queries/warm.ts). */
+export const warmStores = (release: Release): Promise<unknown> =>
+  Promise.all([...COLLECTIONS.map((c) => opened(release, textStore(c))), opened(release, ITEM_RECORDS)]);
+
+/** The entries of `ids` in a store, inflated to text, by id (ids without an entry are left out). */
+async function readById(release: Release, store: Store, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const [refs, file] = await opened(release, store);
   const found = ids.map((id) => sortedIndexOf(refs.ids, id)).filter((i) => i >= 0);
   const texts = await Promise.all(found.map(async (i) => {
     const buf = Buffer.alloc(refs.bytes[i]);
@@ -55,20 +64,24 @@ async function readById(release: Release, store: Store, ids: string[]): Promise<
 
 /** The texts of some documents of a collection, by id (ids without an entry are left out). */
 export function textsById(release: Release, collection: Collection, ids: string[]): Promise<Map<string, string>> {
-  return readById(release, {
-    file: textStoreFile(collection),
-    refs: `SELECT doc_id, text_offset::DOUBLE, text_bytes::INTEGER FROM ${indexTable(collection, 'docs')} ORDER BY doc_id`,
-  }, ids);
+  return readById(release, textStore(collection), ids);
 }
+
+const textStore = (collection: Collection): Store => ({
+  file: textStoreFile(collection),
+  refs: `SELECT doc_id, text_offset::DOUBLE, text_bytes::INTEGER FROM ${indexTable(collection, 'docs')} ORDER BY doc_id`,
+});
+
+const ITEM_RECORDS: Store = {
+  file: ITEM_RECORD_STORE,
+  refs: `SELECT item_id, record_offset::DOUBLE, record_bytes::INTEGER FROM ${ITEM_RECORD_REFS} ORDER BY item_id`,
+};
 
 /** An item's record as the store holds it: its row and its roll calls in order (lake column names). */
 export interface StoredItem { item: Record<string, any>; roll_calls: Record<string, any>[] }
 
 /** Item records by id (ids without a record are left out). */
 export async function itemRecordsById(release: Release, ids: string[]): Promise<Map<string, StoredItem>> {
-  const texts = await readById(release, {
-    file: ITEM_RECORD_STORE,
-    refs: `SELECT item_id, record_offset::DOUBLE, record_bytes::INTEGER FROM ${ITEM_RECORD_REFS} ORDER BY item_id`,
-  }, ids);
+  const texts = await readById(release, ITEM_RECORDS, ids);
   return new Map([...texts].map(([id, text]) => [id, JSON.parse(text) as StoredItem]));
 }

@@ -70,11 +70,22 @@ function housingFiles(release: Release): Promise<HousingFiles> {
   });
 }
 
+/** Whether each file of the position table is housing-related (1), once per release. */
+function housingFlags(release: Release): Promise<Uint8Array> {
+  return release.memo('housing-file-flags', async () => {
+    const [{ units }, t] = await Promise.all([housingFiles(release), positionTable(release)]);
+    return Uint8Array.from(t.files, (f) => (units.has(f) ? 1 : 0));
+  });
+}
+
+/** The housing files and their flags, read ahead of the first request (src/queries/warm.ts). */
+export const warmHousing = (release: Release): Promise<unknown> => housingFlags(release);
+
 export async function housingAggregate(release: Release, links: Links, p: AggregateParams) {
   const voter = await resolveAggregateVoter(release, p);
   const { facts, units } = await housingFiles(release);
   const t = await positionTable(release);
-  const housing = await release.memo('housing-file-flags', async () => Uint8Array.from(t.files, (f) => (units.has(f) ? 1 : 0)));
+  const housing = await housingFlags(release);
   const kept = keptPositions(t, voter.id, p, true, housing);
   const byPosition = Object.fromEntries(POSITIONS.map((k) => [k, { files: 0, units: 0 }])) as Record<Position, { files: number; units: number }>;
   let withUnits = 0;
