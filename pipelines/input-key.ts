@@ -4,6 +4,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { popplerVersion } from './extract/pdftotext.ts';
 import { legistarExports } from './sources.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,8 +27,8 @@ export function codeKey(dirs: string[]): string {
 }
 
 /**
- * The inputs of a release built from `corpus`: its MANIFEST.tsv, its Legistar exports and the code under core/ and
- * pipelines/ (16 hex digits).
+ * The inputs of a release built from `corpus`: its MANIFEST.tsv, its Legistar exports, the code under core/ and
+ * pipelines/ and the poppler version pdftotext reports (16 hex digits).
  */
 export function buildInputKey(corpus: string): string {
   const hash = createHash('sha256');
@@ -35,5 +36,6 @@ export function buildInputKey(corpus: string): string {
   const { legislation, history } = legistarExports(corpus);
   for (const file of [...legislation, ...history]) hash.update(relative(corpus, file)).update(readFileSync(file));
   for (const dir of ['core', 'pipelines']) hashTree(hash, join(ROOT, dir));
+  hash.update(popplerVersion());
   return hash.digest('hex').slice(0, 16);
 }

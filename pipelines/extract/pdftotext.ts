@@ -1,6 +1,10 @@
-// PDF → raw page lines via poppler's `pdftotext -tsv`, one process per document: the fast path where poppler is
-// installed. Its words go through the same layout rule as pdf.js's runs (layout.ts).
-import { execFile } from 'node:child_process';
+// PDF → raw page lines via poppler's `pdftotext -tsv`, one process per document (run by one shell per thread): the
+// fast path where poppler is installed. Its words go through the same layout rule as pdf.js's runs (layout.ts).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { layoutLines, type Glyph, type RawPage } from './layout.ts';
 
 export const PDFTOTEXT = 'pdftotext -tsv';
@@ -12,6 +16,17 @@ export const PDFTOTEXT = 'pdftotext -tsv';
 const BOX_EM = 1.117;
 
 let installed = true;
+
+/** Whether `pdftotext` is on the PATH (the extraction threads then mostly wait for their pdftotext process). */
+export function popplerOnPath(): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'pdftotext')));
+}
+
+/** `pdftotext -v`'s first line (poppler's version: another version may read other text), or `none`. */
+export function popplerVersion(): string {
+  const r = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
+  return r.error ? 'none' : `${r.stderr}${r.stdout}`.split('\n')[0];
+}
 
 /** The TSV's pages: level 1 rows open a page (its height in `height`), level 5 rows are its words. */
 export function pagesOfTsv(tsv: string): RawPage[] {
@@ -28,13 +43,73 @@ export function pagesOfTsv(tsv: string): RawPage[] {
   return pages.map((p, i) => ({ page: i + 1, lines: layoutLines(p.glyphs) }));
 }
 
+/**
+ * One shell per thread runs pdftotext for each path written to its stdin and ends each answer with a line of its own
+ * (a random marker and pdftotext's exit status): spawning from this process, large once DuckDB and the extraction
+ * threads are in it, cost ~20 ms of CPU a document; the small shell forks for almost nothing.
+ */
+class Runner {
+  private readonly marker = `--pdftotext-done-${randomUUID()}`;
+  private readonly end = new RegExp(`\n${this.marker} (\\d+)\n$`);
+  private readonly child: ChildProcess;
+  private chunks: Buffer[] = [];
+  private waiting: ((r: { status: number; tsv: string } | null) => void) | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor() {
+    const script = 'while IFS= read -r f; do pdftotext -q -tsv "$f" -; printf \'\\n%s %d\\n\' "$0" "$?"; done';
+    this.child = spawn('sh', ['-c', script, this.marker], { stdio: ['pipe', 'pipe', 'ignore'] });
+    this.child.on('error', () => this.finish(null));
+    this.child.on('exit', () => { runner = null; this.finish(null); });
+    this.child.stdin!.on('error', () => this.finish(null));
+    this.child.stdout!.on('data', (chunk: Buffer) => this.data(chunk));
+    this.idle();
+  }
+
+  /** pdftotext's exit status and output for `path`, or null when the shell is gone. */
+  run(path: string): Promise<{ status: number; tsv: string } | null> {
+    const next = this.queue.then(() => new Promise<{ status: number; tsv: string } | null>((done) => {
+      this.waiting = done;
+      (this.child.stdout as Socket).ref();
+      this.child.stdin!.write(`${path}\n`);
+    }));
+    this.queue = next;
+    return next;
+  }
+
+  private data(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    // The marker line comes last, after which the shell waits for the next path: it is the tail of what has arrived.
+    let tail = '';
+    for (let i = this.chunks.length - 1; i >= 0 && tail.length < this.marker.length + 16; i--) tail = this.chunks[i].toString('latin1') + tail;
+    const end = this.end.exec(tail);
+    if (!end) return;
+    const all = Buffer.concat(this.chunks);
+    this.chunks = [];
+    this.finish({ status: Number(end[1]), tsv: all.subarray(0, all.length - end[0].length).toString('utf8') });
+  }
+
+  private finish(r: { status: number; tsv: string } | null): void {
+    const done = this.waiting;
+    this.waiting = null;
+    this.idle();
+    done?.(r);
+  }
+
+  /** Between documents the shell does not keep the process (or thread) alive. */
+  private idle(): void {
+    this.child.unref();
+    (this.child.stdin as Socket | null)?.unref();
+    (this.child.stdout as Socket | null)?.unref();
+  }
+}
+
+let runner: Runner | null = null;
+
 /** The document's pages, or null when poppler is not installed or pdftotext cannot read the file. */
-export function pdftotextPages(path: string): Promise<RawPage[] | null> {
-  if (!installed) return Promise.resolve(null);
-  return new Promise((done) => {
-    execFile('pdftotext', ['-q', '-tsv', path, '-'], { encoding: 'utf8', maxBuffer: 1 << 30 }, (error, stdout) => {
-      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') installed = false;
-      done(error ? null : pagesOfTsv(stdout));
-    });
-  });
+export async function pdftotextPages(path: string): Promise<RawPage[] | null> {
+  if (!installed) return null;
+  const r = /[\n\r]/.test(path) ? null : await (runner ??= new Runner()).run(path);
+  if (r?.status === 127) installed = false; // the shell found no pdftotext
+  return r && r.status === 0 ? pagesOfTsv(r.tsv) : null;
 }

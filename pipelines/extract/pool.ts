@@ -10,6 +10,7 @@ import { documentRows, type DocumentRows } from '../document/rows.ts';
 import type { SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
 import { cachedPages } from './cache.ts';
+import { popplerOnPath } from './pdftotext.ts';
 import { splitRunning, type PageText } from './pages.ts';
 
 /** A document's pages (running header/footer split off, quality judged), or why it could not be read. */
@@ -20,7 +21,7 @@ export type ReadResult = DocumentRows | { error: string };
 
 export interface PoolOptions {
   cacheDir: string | null;
-  /** Threads (default: EXTRACT_WORKERS, else the machine's cores, at most 8; 1 or a single document: no threads). */
+  /** Threads (default: defaultWorkers(); 1 or a single document: no threads). */
   workers?: number;
 }
 
@@ -55,9 +56,13 @@ export async function readOne(source: SourceDocument, cacheDir: string | null): 
   return documentRows(source, r.pages, roster ??= loadRoster());
 }
 
+/**
+ * EXTRACT_WORKERS, else the cores plus one where poppler is installed (each thread waits for its pdftotext process
+ * part of the time) and the cores otherwise (a pdf.js thread holds ~0.5 GB); at most 8.
+ */
 export function defaultWorkers(): number {
   const env = Number(process.env.EXTRACT_WORKERS);
-  return Number.isInteger(env) && env >= 1 ? env : Math.min(8, availableParallelism());
+  return Number.isInteger(env) && env >= 1 ? env : Math.min(8, availableParallelism() + (popplerOnPath() ? 1 : 0));
 }
 
 export async function* readDocuments(jobs: SourceDocument[], opts: PoolOptions): AsyncGenerator<ReadResult> {
