@@ -1,8 +1,6 @@
 // PDF → raw page lines via poppler's `pdftotext -tsv`, one process per document (run by one shell per thread): the
 // fast path where poppler is installed. Its words go through the same layout rule as pdf.js's runs (layout.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { layoutLines, type Glyph, type RawPage } from './layout.ts';
@@ -17,15 +15,15 @@ const BOX_EM = 1.117;
 
 let installed = true;
 
-/** Whether `pdftotext` is on the PATH (the extraction threads then mostly wait for their pdftotext process). */
-export function popplerOnPath(): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, 'pdftotext')));
-}
+let version: string | undefined;
 
-/** `pdftotext -v`'s first line (poppler's version: another version may read other text), or `none`. */
+/** `pdftotext -v`'s first line (poppler's version: another version may read other text), or `none`; asked once. */
 export function popplerVersion(): string {
-  const r = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
-  return r.error ? 'none' : `${r.stderr}${r.stdout}`.split('\n')[0];
+  if (version === undefined) {
+    const r = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
+    version = r.error ? 'none' : `${r.stderr}${r.stdout}`.split('\n')[0];
+  }
+  return version;
 }
 
 /** The TSV's pages: level 1 rows open a page (its height in `height`), level 5 rows are its words. */

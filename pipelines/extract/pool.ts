@@ -10,7 +10,7 @@ import { documentRows, type DocumentRows } from '../document/rows.ts';
 import type { SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
 import { cachedPages } from './cache.ts';
-import { popplerOnPath } from './pdftotext.ts';
+import { popplerVersion } from './pdftotext.ts';
 import { splitRunning, type PageText } from './pages.ts';
 
 /** A document's pages (running header/footer split off, quality judged), or why it could not be read. */
@@ -62,7 +62,7 @@ export async function readOne(source: SourceDocument, cacheDir: string | null): 
  */
 export function defaultWorkers(): number {
   const env = Number(process.env.EXTRACT_WORKERS);
-  return Number.isInteger(env) && env >= 1 ? env : Math.min(8, availableParallelism() + (popplerOnPath() ? 1 : 0));
+  return Number.isInteger(env) && env >= 1 ? env : Math.min(8, availableParallelism() + (popplerVersion() !== 'none' ? 1 : 0));
 }
 
 export async function* readDocuments(jobs: SourceDocument[], opts: PoolOptions): AsyncGenerator<ReadResult> {

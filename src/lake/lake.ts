@@ -88,7 +88,7 @@ export class Lake {
 
   /** Settles once the release served has read what it reads ahead (its warm-up). */
   warmed(): Promise<void> {
-    return this.current.warmed;
+    return this.current.warmed();
   }
 
   get releaseId(): string {
@@ -194,7 +194,7 @@ export class Lake {
         this.pinned.delete(named.id);
         try {
           next ??= await Release.open(named.dir, this.settings, this.verified.has(named.id));
-          await next.warmed; // no request meets a release still reading its tables
+          await next.warmed(); // no request meets a release still reading its tables
         } catch (e) {
           if (e instanceof ReleaseRefused) this.refuse(refusal(named.id, e));
           this.fallback = { release: this.current.id, reason: unservable(named.id, e) };

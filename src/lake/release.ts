@@ -17,8 +17,9 @@ export interface ReleaseSettings {
   /** DuckDB's worker threads per release (default 2). */
   duckdbThreads?: number;
   /**
-   * Started on each release once it opens: per-release tables read ahead of the first request that needs them. The
-   * server listens, and a new release takes over, only once it settles (`Release.warmed`).
+   * Per-release tables read ahead of the first request that needs them, for a release about to be served as current
+   * (`Release.warmed`): the server listens, and a new release takes over, only once it settles. Releases opened for
+   * `release=` pins or file downloads read theirs when a request needs them.
    */
   warm?: (release: Release) => Promise<unknown>;
 }
@@ -83,8 +84,7 @@ export class Release {
   /** Release files hashed by this process (a count of verification work, for tests and the bench). */
   static filesHashed = 0;
 
-  /** Settles once the release's warm-up (`ReleaseSettings.warm`) has run, whatever its outcome. */
-  warmed: Promise<void> = Promise.resolve();
+  private warming: Promise<void> | null = null;
   private refs = 0;
   private retired = false;
   private closed = false;
@@ -136,8 +136,13 @@ export class Release {
     setup.closeSync();
     const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs);
     const release = new Release(manifest.releaseId, dir, manifest, settings, pool, instance, spillDir);
-    if (settings.warm) release.warmed = settings.warm(release).then(() => {}, () => {});
     return release;
+  }
+
+  /** Runs the release's warm-up (`ReleaseSettings.warm`) once; settles when it has, whatever its outcome. */
+  warmed(): Promise<void> {
+    this.warming ??= this.settings.warm ? this.settings.warm(this).then(() => {}, () => {}) : Promise.resolve();
+    return this.warming;
   }
 
   private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();

@@ -32,20 +32,18 @@ const OUT = 2;
 export async function rankBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters): Promise<Ranked> {
   const top = new TopK(f.limit);
   let total = 0;
-  const store = await visitMatches(release, collection, query, f, (score, d) => {
+  const store = await matchBm25(release, collection, query, f, (score, d) => {
     total++;
     top.add(score, d);
   });
   return { ids: store ? top.sorted().map(([score, d]) => ({ id: store.docId(d), score })) : [], total };
 }
 
-/** Calls `visit` with every matching document (by its number in the store) and its score, in no order; `f.limit` is not read. */
-export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<void> {
-  await visitMatches(release, collection, query, f, visit);
-}
-
-/** Calls `visit` with each matching document's score and number; the store, or null when nothing can match. */
-async function visitMatches(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<PostingsStore | null> {
+/**
+ * Calls `visit` with every matching document's score and number in the store, in no order (`f.limit` is not read);
+ * returns the store, or null when nothing can match.
+ */
+export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<PostingsStore | null> {
   const own = [...new Set([...query.terms, ...query.phrases.flat()])];
   const read = byBytes([...own, ...query.weighted.flatMap((w) => w.terms)]);
   if (own.length === 0 || f.from > f.to) return null;
