@@ -51,3 +51,18 @@ t.test('the first pass keeps the exact top pages', async (t) => {
   t.ok(found / wanted >= 0.95, `recall@20 with a sixteenth of the passages as candidates: ${(found / wanted).toFixed(3)}`);
   t.ok(sameFirst >= 28, `the same best page for ${sameFirst} of 30 queries`);
 });
+
+t.test('the WebAssembly first pass scores what the coordinates say', async (t) => {
+  const { scan } = index;
+  const q = queryOf(5);
+  for (let e = 0; e < 32; e++) scan.query[e] = q[e % dim] * (e % 3 === 0 ? -1 : 1);
+  scan.score(0, passages);
+  let worst = 0;
+  for (let r = 0; r < passages; r++) {
+    let expected = 0;
+    for (let e = 0; e < 32; e++) expected += scan.coarse[r * 32 + e] * scan.query[e];
+    worst = Math.max(worst, Math.abs(expected - scan.scores[r]));
+  }
+  t.ok(worst < 1e-5, `every one of ${passages} passages within ${worst.toExponential(1)} of the double-precision sum`);
+  t.ok(scan.coarse.some((x) => x !== 0), 'the coordinates are in the scan\'s memory');
+});
