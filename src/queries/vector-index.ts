@@ -1,16 +1,15 @@
 // A release's passage vectors in memory, for the vector side of hybrid search: one Float32Array in (page_id,
 // passage) order, each page's passages contiguous, read from `page_embeddings` once per release. A query scores pages
-// under the filters by their best passage (the inner product: vectors are unit length) in JavaScript, with no DuckDB
-// statement. Over many passages it first ranks them on their projection onto the vectors' COARSE leading principal
-// directions (in WebAssembly, ./coarse-scan.wat) and scores exactly only the pages of the best CANDIDATES passages
-// (and the lexical candidates): at SCALE=1 that finds 0.99 of the exact top 100 pages in a fifth of the time of the
-// exact scan (docs/hybrid.md).
+// under the filters by their best passage (the inner product: vectors are unit length), with no DuckDB statement.
+// Over many passages it first ranks them on their projection onto the vectors' COARSE leading principal directions
+// and scores exactly only the pages of the best CANDIDATES passages (and the lexical candidates): at SCALE=1 that
+// finds 0.99 of the exact top 100 pages (docs/hybrid.md). Both scans run in WebAssembly SIMD (./vector-scan.wat).
 import type { DuckDBListVector } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
 import wabt from 'wabt';
 import type { Release } from '../lake/release.ts';
 
-/** Dimensions of the first pass (the scan in ./coarse-scan.wat reads 32 floats a row). */
+/** Dimensions of the first pass (the scan in ./vector-scan.wat reads 32 floats a row). */
 const COARSE = 32;
 /** Passages the first pass keeps; with fewer than four times as many under the filters, every one is scored exactly. */
 const CANDIDATES = 6000;
@@ -22,53 +21,68 @@ interface VectorIndex {
   position: Map<string, number>;
   year: Uint16Array;
   kind: string[];
-  /** Page k's passages are rows start[k] to start[k + 1] of `vectors`. */
+  /** Page k's passages are rows start[k] to start[k + 1] of `vectors` (scan.vectors). */
   start: Uint32Array;
   vectors: Float32Array;
   /** COARSE unit directions (row-major, COARSE × dim; zero beyond `dim`). */
   basis: Float32Array;
-  /** The first pass: each passage's coordinates on `basis` and the scan over them, in one WebAssembly memory. */
-  scan: CoarseScan;
+  scan: VectorScan;
 }
 
 /**
- * A WebAssembly memory holding `coarse` (rows × COARSE floats), `query` (COARSE floats) and `scores` (one float per
- * row); `score(from, to)` sets scores[r] = coarse row r · query for rows r of [from, to).
+ * The passages in one WebAssembly memory with the scans of ./vector-scan.wat over them: `vectors` (rows × dim
+ * floats), `coarse` (each row's coordinates on the basis, rows × COARSE), the query as `query` (dim doubles) and
+ * `coarseQuery` (COARSE floats), and `scores` (a float per row). `score(from, to)` sets scores[r] to coarse row r ·
+ * coarseQuery for the rows [from, to); `best(from, to)` is the largest vectors row r · query over them.
  */
-interface CoarseScan {
+interface VectorScan {
+  vectors: Float32Array;
   coarse: Float32Array;
-  query: Float32Array;
+  query: Float64Array;
+  coarseQuery: Float32Array;
   scores: Float32Array;
   score: (from: number, to: number) => void;
+  best: (from: number, to: number) => number;
 }
 
-/** The scan's module, compiled once per process from its text. */
+/** The scans' module, compiled once per process from its text. */
 let scanModule: Promise<WebAssembly.Module> | undefined;
 
-async function coarseScan(rows: number): Promise<CoarseScan> {
+/** A memory for `rows` passages of `dim` floats (at most 4 GB: WebAssembly's 32-bit addresses). */
+async function vectorScan(rows: number, dim: number): Promise<VectorScan> {
   scanModule ??= wabt().then((w) => {
-    const text = w.parseWat('coarse-scan.wat', readFileSync(new URL('./coarse-scan.wat', import.meta.url), 'utf8'));
+    const text = w.parseWat('vector-scan.wat', readFileSync(new URL('./vector-scan.wat', import.meta.url), 'utf8'));
     return WebAssembly.compile(new Uint8Array(text.toBinary({}).buffer));
   });
-  const rowBytes = COARSE * 4;
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((rows * rowBytes + rowBytes + rows * 4) / 65_536) });
+  const aligned = (bytes: number) => Math.ceil(bytes / 16) * 16;
+  const coarse = aligned(rows * dim * 4);
+  const query = aligned(coarse + rows * COARSE * 4);
+  const coarseQuery = aligned(query + dim * 8);
+  const scores = coarseQuery + COARSE * 4;
+  const bytes = scores + rows * 4;
+  if (bytes > 2 ** 32) throw new Error(`${rows} passages of ${dim} dimensions need ${bytes} bytes, over WebAssembly's 4 GB`);
+  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65_536) });
   const { exports } = await WebAssembly.instantiate(await scanModule, { env: { memory } });
-  const scores = exports.scores as (coarse: number, query: number, rows: number, out: number) => void;
-  const [query, out] = [rows * rowBytes, rows * rowBytes + rowBytes];
+  const scoreRows = exports.scores as (coarse: number, query: number, rows: number, out: number) => void;
+  const bestRow = exports.best as (vectors: number, rows: number, dim: number, query: number) => number;
   return {
-    coarse: new Float32Array(memory.buffer, 0, rows * COARSE),
-    query: new Float32Array(memory.buffer, query, COARSE),
-    scores: new Float32Array(memory.buffer, out, rows),
-    score: (from, to) => scores(from * rowBytes, query, to - from, out + from * 4),
+    vectors: new Float32Array(memory.buffer, 0, rows * dim),
+    coarse: new Float32Array(memory.buffer, coarse, rows * COARSE),
+    query: new Float64Array(memory.buffer, query, dim),
+    coarseQuery: new Float32Array(memory.buffer, coarseQuery, COARSE),
+    scores: new Float32Array(memory.buffer, scores, rows),
+    score: (from, to) => scoreRows(coarse + from * COARSE * 4, coarseQuery, to - from, scores + from * 4),
+    best: (from, to) => bestRow(from * dim * 4, to - from, dim, query),
   };
 }
 
 export function vectorIndex(release: Release, dim: number): Promise<VectorIndex> {
   return release.memo('vector-index', async () => {
     const [{ n, pages }] = await release.pool.rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT page_id)::INTEGER AS pages FROM page_embeddings`);
+    const scan = await vectorScan(Number(n), dim);
     const index: VectorIndex = {
       dim, ids: [], position: new Map(), year: new Uint16Array(Number(pages)), kind: [], start: new Uint32Array(Number(pages) + 1),
-      vectors: new Float32Array(Number(n) * dim), basis: new Float32Array(COARSE * dim), scan: await coarseScan(Number(n)),
+      vectors: scan.vectors, basis: new Float32Array(COARSE * dim), scan,
     };
     let row = 0;
     // Each chunk's floats are read from the list column's one child vector (no JSON value per float).
@@ -156,8 +170,9 @@ function dot(v: Float32Array, o: number, q: Float32Array, dim: number): number {
  * any of `also` beyond them with their rank among the pages scored.
  */
 export function nearestPages(index: VectorIndex, query: ArrayLike<number>, f: { from: number; to: number; kind?: string; depth: number; also: string[]; candidates?: number }): VectorHit[] {
-  const { dim, vectors, start, ids } = index;
+  const { start, ids, scan } = index;
   const q = Float32Array.from(query);
+  scan.query.set(q);
   const pass = (k: number) => index.year[k] >= f.from && index.year[k] <= f.to && (f.kind === undefined || index.kind[k] === f.kind);
   const pages: number[] = [];
   let rows = 0;
@@ -175,9 +190,7 @@ export function nearestPages(index: VectorIndex, query: ArrayLike<number>, f: { 
   let n = 0;
   for (const k of [...scored, ...also]) {
     if (!Number.isNaN(sims[k])) continue;
-    let best = -Infinity;
-    for (let row = start[k]; row < start[k + 1]; row++) best = Math.max(best, dot(vectors, row * dim, q, dim));
-    sims[k] = best;
+    sims[k] = scan.best(start[k], start[k + 1]);
     order[n++] = k;
   }
   const ranked = order.subarray(0, n).sort((a, b) => sims[b] - sims[a] || a - b);
@@ -192,7 +205,7 @@ export function nearestPages(index: VectorIndex, query: ArrayLike<number>, f: { 
 /** The pages of the `candidates` passages (of `pages`) whose coarse coordinates score best. */
 function candidatePages(index: VectorIndex, q: Float32Array, pages: number[], candidates: number): number[] {
   const { dim, start, basis, scan } = index;
-  for (let e = 0; e < COARSE; e++) scan.query[e] = dot(basis, e * dim, q, dim);
+  for (let e = 0; e < COARSE; e++) scan.coarseQuery[e] = dot(basis, e * dim, q, dim);
   // The pages' rows in runs of consecutive rows (a year's pages are consecutive), each scanned in one call.
   const runs: number[] = [];
   for (const k of pages) {
