@@ -21,9 +21,8 @@ interface VectorIndex {
   position: Map<string, number>;
   year: Uint16Array;
   kind: string[];
-  /** Page k's passages are rows start[k] to start[k + 1] of `vectors` (scan.vectors). */
+  /** Page k's passages are rows start[k] to start[k + 1] of `scan.vectors`. */
   start: Uint32Array;
-  vectors: Float32Array;
   /** COARSE unit directions (row-major, COARSE × dim; zero beyond `dim`). */
   basis: Float32Array;
   scan: VectorScan;
@@ -82,7 +81,7 @@ export function vectorIndex(release: Release, dim: number): Promise<VectorIndex>
     const scan = await vectorScan(Number(n), dim);
     const index: VectorIndex = {
       dim, ids: [], position: new Map(), year: new Uint16Array(Number(pages)), kind: [], start: new Uint32Array(Number(pages) + 1),
-      vectors: scan.vectors, basis: new Float32Array(COARSE * dim), scan,
+      basis: new Float32Array(COARSE * dim), scan,
     };
     let row = 0;
     // Each chunk's floats are read from the list column's one child vector (no JSON value per float).
@@ -99,13 +98,13 @@ export function vectorIndex(release: Release, dim: number): Promise<VectorIndex>
           index.kind.push(String(kinds.getItem(r)));
           index.ids.push(id);
         }
-        for (let d = 0, at = lists.getEntryOffset(r), to = row * dim; d < dim; d++) index.vectors[to + d] = floats.getItem(at + d) as number;
+        for (let d = 0, at = lists.getEntryOffset(r), to = row * dim; d < dim; d++) scan.vectors[to + d] = floats.getItem(at + d) as number;
       }
     }
     index.start[index.ids.length] = row;
     index.position = new Map(index.ids.map((id, k) => [id, k]));
-    index.basis.set(principalDirections(index.vectors, dim, Math.min(COARSE, dim)));
-    await project(index.vectors, dim, index.basis, index.scan.coarse);
+    index.basis.set(principalDirections(scan.vectors, dim, Math.min(COARSE, dim)));
+    await project(scan.vectors, dim, index.basis, scan.coarse);
     return index;
   });
 }
@@ -152,8 +151,11 @@ async function project(vectors: Float32Array, dim: number, basis: Float32Array, 
 
 export interface VectorHit { id: string; sim: number; rank: number }
 
-/** The inner product of `q` with the `dim` floats of `v` from `o` (four at a time: the scan is this loop). */
-function dot(v: Float32Array, o: number, q: Float32Array, dim: number): number {
+/**
+ * The inner product of `q` with the `dim` floats of `v` from `o`, in four sums: ./vector-scan.wat's `best` adds the
+ * same products in the same order (test/vector-index.test.ts holds them to the bit).
+ */
+export function dot(v: Float32Array, o: number, q: Float32Array, dim: number): number {
   let a = 0, b = 0, c = 0, d = 0, j = 0;
   for (; j + 3 < dim; j += 4) {
     a += v[o + j] * q[j];
