@@ -418,7 +418,7 @@ async function measureFront(o: BenchOptions, server: Server, paths: string[], wo
   try { out['1 process, answer cache on'] = run(warmed(o, cached.url, paths, work)); } finally { await stopServer(cached); }
   if (!existsSync(NGINX)) return out;
   for (const cache of [false, true]) {
-    const cluster = await startCluster({ lake: server.lake, replicas: o.replicas, host: '127.0.0.1', port: 0, cache, answerCacheMb: cache ? 64 : 0, nginxWorkers: 1 });
+    const cluster = await startCluster({ lake: server.lake, replicas: o.replicas, host: '127.0.0.1', port: 0, cache, answerCacheMb: cache ? 64 : 0, nginxWorkers: 1, logsTo: join(work, 'cluster-logs', `front-caches-${cache ? 'on' : 'off'}`) });
     try { out[`${o.replicas} processes behind nginx, caches ${cache ? 'on' : 'off'}`] = run(warmed(o, cluster.url, paths, work)); } finally { await cluster.close(); }
   }
   return out;
@@ -547,7 +547,7 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
       o.log(`load: ${o.loadSeconds} s over ${distinct.length} distinct paths, one process, then ${o.replicas} behind nginx (caches off)`);
       spread = { paths: distinct.length, '1 process': load(o, server.url, distinct, work) };
       if (existsSync(NGINX)) {
-        const cluster = await startCluster({ lake: server.lake, replicas: o.replicas, host: '127.0.0.1', port: 0, cache: false, answerCacheMb: 0, nginxWorkers: 1 });
+        const cluster = await startCluster({ lake: server.lake, replicas: o.replicas, host: '127.0.0.1', port: 0, cache: false, answerCacheMb: 0, nginxWorkers: 1, logsTo: join(work, 'cluster-logs', 'distinct') });
         // Warmed on the repeated mix: the measured paths stay unasked.
         try { spread[`${o.replicas} processes behind nginx`] = load(o, warmed(o, cluster.url, mix, work), distinct, work); } finally { await cluster.close(); }
       }

@@ -3,7 +3,7 @@
 // starts them, waits for them to answer and stops them. deploy/README.md maps it to many machines.
 //   node --import tsx deploy/cluster.ts   (REPLICAS, PORT, HOST, LAKE, NGINX_CACHE=0|1, NGINX_WORKERS, ANSWER_CACHE_MB)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, openSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -23,6 +23,8 @@ export interface ClusterOptions {
   /** Each replica's in-process answer cache (ANSWER_CACHE_MB; 0: off). */
   answerCacheMb: number;
   nginxWorkers: number;
+  /** A directory that close() copies the replicas' and nginx's logs into before it removes the prefix. */
+  logsTo?: string;
 }
 
 export interface Cluster {
@@ -79,6 +81,10 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const stop = async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
     await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+    if (o.logsTo) {
+      mkdirSync(o.logsTo, { recursive: true });
+      for (const f of readdirSync(prefix)) if (f.endsWith('.log')) copyFileSync(join(prefix, f), join(o.logsTo, f));
+    }
     rmSync(prefix, { recursive: true, force: true });
   };
   try {

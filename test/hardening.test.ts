@@ -40,6 +40,29 @@ t.test('a cancelled scope interrupts its running query and refuses the next, and
   release.retire();
 });
 
+t.test('shared work (a release\'s memo) runs under its own time limit, not the request\'s', async (t) => {
+  await fixtureRelease();
+  const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 1, queueLimit: 1, queryTimeoutMs: 20, duckdbThreads: 1 });
+  const slow = 'SELECT sum(x % 7)::BIGINT::VARCHAR AS s FROM range(300000000) t(x)';
+  await t.rejects(release.pool.rows(slow), { message: /query exceeded 20 ms/ }, 'a request\'s query past its limit fails');
+  const [row] = await release.memo('slow', () => release.pool.rows(slow));
+  t.equal(row.s, '899999997', 'the same query as a memo finishes: every later request shares it');
+  release.retire();
+});
+
+t.test('a one-thread replica with a tight request limit still loads its vectors and answers hybrid', async (t) => {
+  // deploy/cluster.ts gives each replica one DuckDB thread; at SCALE=10 its warm-up's statements queued behind one
+  // another past the request limit, the vectors never loaded, and every hybrid search fell back or timed out.
+  const [tight, usual] = [await startFixtureServer({ duckdbThreads: 1, queryTimeoutMs: 1 }), await startFixtureServer()];
+  t.teardown(() => Promise.all([tight.close(), usual.close()]));
+  const path = '/api/search?q=affordable+housing&mode=hybrid&limit=5';
+  const [r, expected] = [await get(tight.url + path), await get(usual.url + path)];
+  t.equal(r.status, 200);
+  t.match(r.json.retrieval, { used: 'hybrid', fallbackReason: null }, 'the vectors were loaded by the warm-up');
+  t.match(r.json.results[0].id, /^\d{4}-\d{2}-\d{2}-(agenda|minutes)-p\d+$/, `a page: ${r.json.results[0].id}`);
+  t.same(r.json.results.map((p: any) => p.id), expected.json.results.map((p: any) => p.id), 'the pages a usual server answers');
+});
+
 t.test('a prepared statement answers each call with its own values, also after a failure, an interrupt or eviction', async (t) => {
   await fixtureRelease();
   const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 1, queueLimit: 1, queryTimeoutMs: 300 });

@@ -25,9 +25,21 @@ export function cancelledBy<T>(signal: AbortSignal, fn: () => Promise<T>): Promi
   return cancellation.run(signal, fn);
 }
 
-/** Runs `fn` outside any cancellation: work that other requests share (a release's memo) must not end with one of them. */
-export function uncancelled<T>(fn: () => T): T {
-  return cancellation.exit(fn);
+/** Marks the work in progress as shared by requests (see `shared`). */
+const sharing = new AsyncLocalStorage<true>();
+
+/**
+ * The time limit of a query of shared work. What it reads is bounded by the release, not by what a client asks, and
+ * a request's limit would let one slow moment (a one-thread DuckDB busy with the warm-up) fail it for every request.
+ */
+export const SHARED_WORK_TIMEOUT_MS = 600_000;
+
+/**
+ * Runs `fn` as work that requests share (a release's memo): outside any request's cancellation, since it must not end
+ * with one of them, and with its queries under SHARED_WORK_TIMEOUT_MS rather than the per-request limit.
+ */
+export function shared<T>(fn: () => T): T {
+  return cancellation.exit(() => sharing.run(true, fn));
 }
 
 /**
@@ -103,8 +115,13 @@ export class Pool {
     return statement;
   }
 
+  /** A query's time limit where its caller names none: the request's, or that of shared work (`shared`). */
+  private limit(streamed = false): number {
+    return sharing.getStore() ? SHARED_WORK_TIMEOUT_MS : streamed ? this.timeoutMs * 6 : this.timeoutMs;
+  }
+
   /** Runs `fn` with a connection held, under the time limit (see Lease). */
-  async with<T>(fn: (c: DuckDBConnection) => Promise<T>, timeoutMs = this.timeoutMs): Promise<T> {
+  async with<T>(fn: (c: DuckDBConnection) => Promise<T>, timeoutMs = this.limit()): Promise<T> {
     const lease = new Lease(this, await this.acquire(), timeoutMs);
     try {
       return await lease.run(fn);
@@ -118,12 +135,12 @@ export class Pool {
    * the time limit, which counts from the start for the whole stream; the connection goes back when the consumer
    * finishes or stops early (`return()` on the iterator).
    */
-  async *stream(sql: string, params: DuckDBValue[] = [], timeoutMs = this.timeoutMs * 6): AsyncGenerator<Row[]> {
+  async *stream(sql: string, params: DuckDBValue[] = [], timeoutMs = this.limit(true)): AsyncGenerator<Row[]> {
     yield* this.read(sql, params, timeoutMs, (result) => result.yieldRowObjectJson() as AsyncIterableIterator<Row[]>);
   }
 
   /** As `stream`, DuckDB's chunks themselves: column vectors read without a value per cell (e.g. FLOAT[n] arrays). */
-  chunks(sql: string, params: DuckDBValue[] = [], timeoutMs = this.timeoutMs * 6): AsyncGenerator<DuckDBDataChunk> {
+  chunks(sql: string, params: DuckDBValue[] = [], timeoutMs = this.limit(true)): AsyncGenerator<DuckDBDataChunk> {
     return this.read(sql, params, timeoutMs, (result) => result[Symbol.asyncIterator]());
   }
 

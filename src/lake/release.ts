@@ -9,7 +9,7 @@ import type { EmbeddingSettings } from '../../core/config.ts';
 import { COLLECTIONS, MANIFEST_FILE, postingsStoreFile, sha256Of, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { ANALYSIS } from '../../core/text/analysis.ts';
-import { Pool, uncancelled } from './pool.ts';
+import { Pool, shared } from './pool.ts';
 
 /** How the server opens a release: its pool, and the endpoint that embeds queries for hybrid search (none: null). */
 export interface ReleaseSettings {
@@ -148,14 +148,15 @@ export class Release {
   private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();
 
   /**
-   * Something derived once per release (a file handle, an in-memory table), disposed when the release closes; made
-   * outside the cancellation of the request that asked first, since every later one shares it. The release is held
+   * Something derived once per release (a file handle, an in-memory table), disposed when the release closes; made as
+   * shared work (src/lake/pool.ts `shared`), not under the limits of the request that asked first: every later one
+   * shares it. The release is held
    * while it is made: outliving that request, the work must not outlive the release's pool.
    */
   memo<T>(key: string, make: () => Promise<T>, dispose?: (value: T) => void): Promise<T> {
     let m = this.memos.get(key);
     if (!m) {
-      const value = uncancelled(make);
+      const value = shared(make);
       this.hold();
       void value.catch(() => this.memos.delete(key)).finally(() => this.drop());
       m = { value, dispose };

@@ -85,7 +85,7 @@ export function vectorIndex(release: Release, dim: number): Promise<VectorIndex>
     };
     let row = 0;
     // Each chunk's floats are read from the list column's one child vector (no JSON value per float).
-    const chunks = release.pool.chunks(`SELECT page_id AS id, year::INTEGER AS y, kind AS k, vector::FLOAT[] AS v FROM page_embeddings ORDER BY page_id, passage`, [], 600_000);
+    const chunks = release.pool.chunks(`SELECT page_id AS id, year::INTEGER AS y, kind AS k, vector::FLOAT[] AS v FROM page_embeddings ORDER BY page_id, passage`);
     for await (const chunk of chunks) {
       const [ids, years, kinds] = [0, 1, 2].map((c) => chunk.getColumnVector(c));
       const lists = chunk.getColumnVector(3) as DuckDBListVector;

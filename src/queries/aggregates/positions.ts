@@ -71,7 +71,7 @@ export function positionTable(release: Release): Promise<PositionTable> {
       SELECT p.supervisor_id AS v, p.year::INTEGER AS y, strftime(p.meeting_date, '%Y-%m-%d') AS d, p.file_number AS f, r.sequence::INTEGER AS s,
              p.position AS p, p.is_final AS x, p.roll_call_id AS r, p.name_as_recorded AS n
       FROM positions p JOIN roll_calls r ON r.roll_call_id = p.roll_call_id AND r.year = p.year
-      WHERE p.supervisor_id IS NOT NULL ORDER BY p.supervisor_id, p.meeting_date DESC, p.file_number, r.sequence, p.roll_call_id`, [], 600_000);
+      WHERE p.supervisor_id IS NOT NULL ORDER BY p.supervisor_id, p.meeting_date DESC, p.file_number, r.sequence, p.roll_call_id`);
     for await (const chunk of rows) {
       for (const r of chunk) {
         const v = String(r.v);
@@ -113,7 +113,7 @@ async function shownColumns(release: Release, rollCalls: Dictionary, items: Dict
     matter: new Array<string>(items.values.length), title: new Array<string>(items.values.length),
   };
   const urls = new Dictionary();
-  for await (const chunk of release.pool.stream(`SELECT roll_call_id AS id, action, action_type AS t, shared_vote AS s, official_url AS u, page::INTEGER AS p FROM roll_calls`, [], 600_000)) {
+  for await (const chunk of release.pool.stream(`SELECT roll_call_id AS id, action, action_type AS t, shared_vote AS s, official_url AS u, page::INTEGER AS p FROM roll_calls`)) {
     for (const row of chunk) {
       const k = rollCalls.index.get(String(row.id));
       if (k === undefined) continue;
@@ -124,7 +124,7 @@ async function shownColumns(release: Release, rollCalls: Dictionary, items: Dict
       shown.page[k] = Number(row.p);
     }
   }
-  for await (const chunk of release.pool.stream(`SELECT item_id AS id, matter, title FROM items`, [], 600_000)) {
+  for await (const chunk of release.pool.stream(`SELECT item_id AS id, matter, title FROM items`)) {
     for (const row of chunk) {
       const k = items.index.get(String(row.id));
       if (k === undefined) continue;
