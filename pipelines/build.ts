@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { CHECKSUMS_FILE, COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { CHECKSUMS_FILE, COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type EmbeddingsEntry, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
 import { sqlString } from '../core/sql.ts';
 import { ANALYSIS } from '../core/text/analysis.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
@@ -21,13 +21,10 @@ import { COVERAGE_SQL } from '../core/lake/coverage.ts';
 import { releaseIdOf } from '../core/lake/ids.ts';
 import { currentReleaseId, listFiles, prune, publish, stagingDir, writeChecksums, writeJson } from './publish/release.ts';
 import { RowFiles } from './store/row-files.ts';
-import { readNdjson } from './store/scratch.ts';
-import { copyOut, dropTables, loadNdjson, ndjsonQuery } from './store/tables.ts';
+import { buildDuckDb, copyOut, dropTables, loadNdjson, ndjsonQuery } from './store/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../core/config.ts';
-import { OpenAIEmbedder } from '../core/embed/openai.ts';
-import { embedPages } from './embed/stage.ts';
-import { byDocument, type ItemInput, type PageInput } from './embed/passages.ts';
+import { embedInThread } from './embed/thread.ts';
 import type { TermProvider } from '../core/embed/term-vectors.ts';
 import { loadRoster } from './enrich/supervisors.ts';
 import { supervisorRow } from './document/table-rows.ts';
@@ -169,31 +166,29 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const rowFiles = await RowFiles.create(scratch);
     await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
-    // Memory freed by DuckDB goes back to the system (background purge, flushes after large tasks): the index stage does
-    // not peak on top of what the tables held.
-    const instance = await DuckDBInstance.create(':memory:', {
-      threads: '1', memory_limit: '1GB', temp_directory: join(scratch, 'duckdb.tmp'), preserve_insertion_order: 'false',
-      allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
-    });
+    // With the embedding thread's DuckDB (EMBED_DUCKDB_MEMORY), the build's two hold 1 GB, as its one did before.
+    const instance = await buildDuckDb(join(scratch, 'duckdb.tmp'), opts.embed === false ? '1GB' : '768MB');
     const db = await instance.connect();
     const previous = opts.history === false ? null : await previousRelease(opts.lake, startId);
-    const endpoint = embeddingFromEnv(process.env);
-    const docs = () => byDocument(readNdjson<PageInput>(rowFiles.path('pages')), readNdjson<ItemInput>(rowFiles.path('items')));
-    // The embeddings (JavaScript on this thread) are computed while the tables are written (DuckDB's work, off this
-    // thread), on a connection of their own; both are done before the index stage drops every table.
-    const embedDb = opts.embed === false ? null : await instance.connect();
-    const embedding = embedDb && embedPages(embedDb, staged, docs, { previousReleaseDir: previous?.dir ?? null, provider: endpoint ? new OpenAIEmbedder(endpoint) : null, model: opts.embedModel, quiet });
-    const [tables, embedded] = await Promise.allSettled([writeTables(db, opts.corpus, rowFiles, staged, scratch, previous, quiet), embedding]);
-    if (tables.status === 'rejected') throw tables.reason;
-    if (embedded.status === 'rejected') throw embedded.reason;
-    const changes = tables.value;
-    const embeddings = embedded.value;
-    embedDb?.closeSync();
-    await dropTables(db); // written out: the index stage needs the memory
-    const bar = quiet ? null : stage('index', COLLECTIONS.length);
-    for (const name of COLLECTIONS) {
-      await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);
-      bar?.tick();
+    // The embeddings run on a thread of their own while this thread and DuckDB's write the tables and the index.
+    const embedding = opts.embed === false ? null : embedInThread({
+      stagedDir: staged, scratch, pages: rowFiles.path('pages'), items: rowFiles.path('items'),
+      previousReleaseDir: previous?.dir ?? null, endpoint: embeddingFromEnv(process.env), model: opts.embedModel ?? 'glove', quiet,
+    });
+    let embeddings: EmbeddingsEntry | undefined;
+    let changes: ChangeCounts;
+    try {
+      changes = await writeTables(db, opts.corpus, rowFiles, staged, scratch, previous, quiet);
+      await dropTables(db); // written out: the index stage needs the memory
+      const bar = quiet ? null : stage('index', COLLECTIONS.length);
+      for (const name of COLLECTIONS) {
+        await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);
+        bar?.tick();
+      }
+      bar?.done();
+      embeddings = await embedding?.result;
+    } finally {
+      await embedding?.stop();
     }
     await rm(scratch, { recursive: true, force: true });
 
@@ -203,7 +198,6 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       const rows = path.endsWith('.parquet') ? Number((await db.runAndReadAll(`SELECT count(*)::BIGINT AS n FROM read_parquet(${sqlString(path)})`)).getRows()[0][0]) : 0;
       files.push({ path: rel, sha256: await sha256Of(path), bytes: statSync(path).size, rows });
     }
-    bar?.done(`${files.length} files`);
     db.closeSync();
     instance.closeSync();
 

@@ -4,8 +4,9 @@
 // order of any error reported from it) does not depend on which thread finished first; at most a small window of
 // documents runs ahead of the consumer, so memory stays flat however many documents there are.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { loadRoster } from '../enrich/supervisors.ts';
+import { tsWorker } from '../threads.ts';
 import { documentRows, type DocumentRows } from '../document/rows.ts';
 import type { SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
@@ -30,9 +31,6 @@ const AHEAD_PER_THREAD = 4;
 
 export type WorkerRequest = { index: number; source: SourceDocument; cacheDir: string | null };
 export type WorkerReply = { index: number; result: ReadResult };
-
-// Threads do not inherit tsx's loader hooks: register them in the thread, then load the .ts worker.
-const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); });`;
 
 /** A document's pages, from the cache or pdf.js. */
 export async function extractOne(path: string, sha256: string, cacheDir: string | null): Promise<ExtractResult> {
@@ -103,7 +101,7 @@ export async function* readDocuments(jobs: SourceDocument[], opts: PoolOptions):
     }
   };
   const workers = Array.from({ length: threads }, (_, k) => {
-    const worker = new Worker(BOOT, { eval: true });
+    const worker = tsWorker(new URL('./worker.ts', import.meta.url));
     worker.on('message', ({ index, result }: WorkerReply) => {
       busy.delete(worker);
       resultOf(index).resolve(result);

@@ -2,8 +2,20 @@
 // inference) as a typed table, and copied out sorted, single-threaded, so the same rows give the same bytes.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../../core/sql.ts';
+
+/**
+ * A build's in-memory DuckDB: one thread (the same rows give the same bytes), spilling to `tempDir` past `memoryLimit`;
+ * memory it frees goes back to the system (background purge, flushes after large tasks), so one stage does not peak on
+ * top of what the one before held.
+ */
+export function buildDuckDb(tempDir: string, memoryLimit = '1GB'): Promise<DuckDBInstance> {
+  return DuckDBInstance.create(':memory:', {
+    threads: '1', memory_limit: memoryLimit, temp_directory: tempDir, preserve_insertion_order: 'false',
+    allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
+  });
+}
 
 /** Column name → DuckDB type, in table order. */
 export type Columns = Record<string, string>;
