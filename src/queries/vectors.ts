@@ -47,6 +47,21 @@ const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('ve
 /** Reads the release's vectors and query model ahead of the first hybrid query (a release without them: nothing). */
 export const warmVectors = (release: Release): Promise<unknown> => vectorsOf(release);
 
+/** Why a release's last load of its vectors failed, until a load succeeds. */
+const failures = new WeakMap<Release, string>();
+
+/**
+ * The release's vectors, or why a request does not wait for them: after a failed load, the next one runs in the
+ * background while requests answer lexically with the reason (waiting, each would wait the whole load, seconds to a
+ * minute, and its time limit would run out first).
+ */
+function vectorsFor(release: Release): Promise<Loaded | null> | string {
+  const loading = vectorsOf(release);
+  loading.then(() => failures.delete(release), (e: Error) => failures.set(release, `page embeddings could not be loaded (${e.message})`));
+  const failed = failures.get(release);
+  return failed === undefined ? loading : `${failed}; they are being loaded again`;
+}
+
 async function load(release: Release): Promise<Loaded | null> {
   const entry = release.manifest.embeddings;
   if (!entry || !release.has('page_embeddings') || !Number.isInteger(entry.dim) || entry.dim <= 0) return null;
@@ -97,7 +112,9 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
     const l = lex ?? (await lexical(p.limit));
     return { ids: l.ids.slice(0, p.limit), total: l.total, query: l.query, retrieval: { requested: 'hybrid' as const, used: 'lexical' as const, embeddingModel: null, semanticCoverage: 0, fallbackReason: reason } };
   };
-  const vectors = await vectorsOf(release).catch((e) => new Error(`page embeddings could not be loaded (${(e as Error).message})`));
+  const loading = vectorsFor(release);
+  if (typeof loading === 'string') return fallback(loading);
+  const vectors = await loading.catch((e: Error) => new Error(`page embeddings could not be loaded (${e.message})`));
   if (vectors instanceof Error) return fallback(vectors.message);
   if (!vectors) return fallback(release.settings.embedding ? 'this release has no page embeddings (the embedding endpoint is configured, but the pages were not embedded)' : 'this release has no page embeddings and no embedding endpoint is configured');
   const { embedder } = vectors;
