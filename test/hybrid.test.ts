@@ -4,7 +4,7 @@
 // against a real HTTP server on loopback (the release's model behind node:http), with a 500 and a timeout falling back.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -20,6 +20,8 @@ import { OpenAIEmbedder } from '../core/embed/openai.ts';
 import type { EmbeddingSettings } from '../core/config.ts';
 import { start } from '../src/server.ts';
 import { buildRelease } from '../pipelines/build.ts';
+import { pointCurrent } from '../pipelines/publish/release.ts';
+import { sha256Of } from '../core/lake/format.ts';
 import { makeCorpus, newLake } from './corpora.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
 
@@ -46,6 +48,35 @@ t.test('mode=hybrid uses the release\'s GloVe model', async (t) => {
   for (let i = 1; i < body.results.length; i++) t.ok(body.results[i - 1].score >= body.results[i].score, 'ranked by fused score');
   const lexical = await search(running.url, 'q=emergency%20shelter%20for%20people%20sleeping%20on%20the%20street');
   t.same([lexical.retrieval.used, lexical.retrieval.fallbackReason, lexical.retrieval.embeddingModel], ['lexical', null, null], 'lexical stays lexical');
+});
+
+t.test('vectors out of page order are refused: hybrid answers lexically with the reason and loads them again', async (t) => {
+  // A copy of the judged release whose page_embeddings.parquet is rewritten in reverse page order (and listed so).
+  const copy = await mkdtemp(join(tmpdir(), 'lake-unsorted-'));
+  t.teardown(() => rm(copy, { recursive: true, force: true }));
+  const dir = join(copy, 'releases', releaseId);
+  await cp(releaseDir, dir, { recursive: true });
+  await pointCurrent(copy, releaseId);
+  const file = join(dir, 'page_embeddings.parquet');
+  const instance = await DuckDBInstance.create(':memory:');
+  const db = await instance.connect();
+  await db.run(`COPY (SELECT * FROM read_parquet('${file}') ORDER BY page_id DESC, passage) TO '${file}.tmp' (FORMAT parquet)`);
+  db.closeSync();
+  instance.closeSync();
+  await rename(`${file}.tmp`, file);
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  Object.assign(manifest.tables.page_embeddings.files[0], { sha256: await sha256Of(file), bytes: (await stat(file)).size });
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+
+  const server = await start(testConfig({ lakeDir: copy }));
+  t.teardown(() => server.close());
+  const qs = 'q=emergency%20shelter&mode=hybrid';
+  const lexical = ids(await search(running.url, 'q=emergency%20shelter'));
+  for (const attempt of ['first', 'second']) {
+    const body = await search(server.url, qs);
+    t.match(body.retrieval, { used: 'lexical', fallbackReason: /^page embeddings could not be loaded \(page_embeddings is not in page order \(.+ after .+\)\); they are being loaded again$/ }, `${attempt} request: ${body.retrieval.fallbackReason}`);
+    t.same(ids(body), lexical, `${attempt} request: the lexical pages, not an error`);
+  }
 });
 
 t.test('hybrid keeps the year and kind filters', async (t) => {

@@ -41,25 +41,29 @@ interface Loaded {
   embedder: Embedder | string;
 }
 
+/** Why a release's last load of its vectors failed, until a load succeeds. */
+const failures = new WeakMap<Release, string>();
+
 /** The release's vectors in memory (vector-index.ts) and its query embedder, loaded once per release. */
-const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('vectors', () => load(release));
+const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('vectors', () => load(release).then(
+  (loaded) => { failures.delete(release); return loaded; },
+  (e: Error) => { failures.set(release, `page embeddings could not be loaded (${e.message})`); throw e; },
+));
 
 /** Reads the release's vectors and query model ahead of the first hybrid query (a release without them: nothing). */
 export const warmVectors = (release: Release): Promise<unknown> => vectorsOf(release);
 
-/** Why a release's last load of its vectors failed, until a load succeeds. */
-const failures = new WeakMap<Release, string>();
-
 /**
- * The release's vectors, or why a request does not wait for them: after a failed load, the next one runs in the
- * background while requests answer lexically with the reason (waiting, each would wait the whole load, seconds to a
- * minute, and its time limit would run out first).
+ * The release's vectors, or why a request does not wait for them: after a failed load (the warm-up's or a later one),
+ * the next one runs in the background while requests answer lexically with the reason (waiting, each would wait the
+ * whole load, seconds to a minute, and its time limit would run out first).
  */
 function vectorsFor(release: Release): Promise<Loaded | null> | string {
-  const loading = vectorsOf(release);
-  loading.then(() => failures.delete(release), (e: Error) => failures.set(release, `page embeddings could not be loaded (${e.message})`));
   const failed = failures.get(release);
-  return failed === undefined ? loading : `${failed}; they are being loaded again`;
+  const loading = vectorsOf(release);
+  if (failed === undefined) return loading;
+  loading.catch(() => {}); // a failure again is the next request's reason
+  return `${failed}; they are being loaded again`;
 }
 
 async function load(release: Release): Promise<Loaded | null> {
