@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api';
 import { POSTINGS_STORE_MAGIC, POSTINGS_STORE_SECTIONS, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
@@ -21,17 +21,26 @@ function varint(out: Buffer, at: number, n: number): number {
   return at;
 }
 
-/** One posting's positions: its entry's byte length, then the first position and the gaps to the next ones. */
-function encodePositions(positions: number[], scratch: Buffer): Buffer {
-  let at = 0;
+/**
+ * Appends one posting's positions to `out` at `at` (room for `5 + 5 × count` bytes needed): its entry's byte length,
+ * then the first position and the gaps to the next ones, all varints; `body` is scratch room for the gaps. Returns the
+ * next free byte.
+ */
+function encodePositions(child: DuckDBVector, from: number, count: number, out: Buffer, at: number, body: Buffer): number {
+  let length = 0;
   let last = 0;
-  for (const p of positions) {
-    at = varint(scratch, at, p - last);
+  for (let i = from; i < from + count; i++) {
+    const p = child.getItem(i) as number;
+    length = varint(body, length, p - last);
     last = p;
   }
-  const head = Buffer.allocUnsafe(5);
-  return Buffer.concat([head.subarray(0, varint(head, 0, at)), scratch.subarray(0, at)]);
+  at = varint(out, at, length);
+  body.copy(out, at, 0, length);
+  return at + length;
 }
+
+/** Positions bytes gathered before they go to their scratch file, in pieces of about this size. */
+const POSITIONS_PIECE = 1 << 20;
 
 const bytesOf = (a: Float64Array | Uint32Array | Uint16Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
@@ -57,6 +66,8 @@ export async function writePostingsStore(db: DuckDBConnection, name: Collection,
   const termDf: number[] = [];
   const termPositions: number[] = [0];
   let postings = 0;
+  /** Where the positions written so far end (the file's bytes and those gathered for it). */
+  let positionsEnd = () => positions.length;
   try {
     await section('postings', async () => {
       let term: string | null = null;
@@ -69,31 +80,48 @@ export async function writePostingsStore(db: DuckDBConnection, name: Collection,
         await termBytes.append(term);
         termEnds.push(termBytes.length);
         termDf.push(docs.length);
-        termPositions.push(positions.length);
+        termPositions.push(positionsEnd());
         postings += docs.length;
         impacts = [];
         docs = [];
       };
-      const buf = Buffer.allocUnsafe(1 << 16);
+      // Read column by column from DuckDB's chunks: a JavaScript row (and an array of positions) per posting was most
+      // of the index stage's time on the main thread, and its garbage.
+      let piece = Buffer.allocUnsafe(POSITIONS_PIECE);
+      let used = 0;
+      let body = Buffer.allocUnsafe(1 << 16);
+      positionsEnd = () => positions.length + used;
       for (const part of tables.parts) {
         const files = sqlString(join(dir, tables.postings, `part=${part}`, '*.parquet'));
         const reader = await db.stream(`
-          SELECT p.term, d.doc_no, p.impact, p.positions FROM read_parquet(${files}, hive_partitioning = false) p JOIN ${tables.docs} d USING (doc_id)
+          SELECT p.term, d.doc_no, p.impact, coalesce(p.positions, []) AS positions FROM read_parquet(${files}, hive_partitioning = false) p JOIN ${tables.docs} d USING (doc_id)
           ORDER BY p.term, d.doc_no`);
-        for await (const rows of reader.yieldRowsJs()) {
-          for (const [t, d, impact, p] of rows as [string, number, number, number[]][]) {
+        for (let chunk = await reader.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await reader.fetchChunk()) {
+          const [termColumn, docColumn, impactColumn] = [0, 1, 2].map((c) => chunk.getColumnVector(c));
+          const lists = chunk.getColumnVector(3) as DuckDBListVector;
+          for (let r = 0; r < chunk.rowCount; r++) {
+            const t = termColumn.getItem(r) as string;
             if (t !== term) {
               await flush();
               term = t;
             }
-            impacts.push(impact);
-            docs.push(d);
-            const list = p ?? [];
-            await positions.append(encodePositions(list, list.length * 5 > buf.length ? Buffer.allocUnsafe(list.length * 5) : buf));
+            impacts.push(impactColumn.getItem(r) as number);
+            docs.push(docColumn.getItem(r) as number);
+            const count = lists.getEntryLength(r);
+            const room = 5 + 5 * count;
+            if (used + room > piece.length) {
+              await positions.append(piece.subarray(0, used)); // kept by the file until written: the next piece is new
+              piece = Buffer.allocUnsafe(Math.max(POSITIONS_PIECE, room));
+              used = 0;
+            }
+            if (room > body.length) body = Buffer.allocUnsafe(room);
+            used = encodePositions(lists.childVector, lists.getEntryOffset(r), count, piece, used, body);
           }
         }
       }
       await flush();
+      await positions.append(piece.subarray(0, used));
+      used = 0;
     });
     await closeAll([positions, termBytes]);
     await section('positions', () => copyInto(out, positionsPath));
