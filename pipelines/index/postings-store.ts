@@ -66,8 +66,10 @@ export async function writePostingsStore(db: DuckDBConnection, name: Collection,
   const termDf: number[] = [];
   const termPositions: number[] = [0];
   let postings = 0;
-  /** Where the positions written so far end (the file's bytes and those gathered for it). */
-  let positionsEnd = () => positions.length;
+  // Positions are gathered in pieces before they go to their scratch file: they end at positions.length + used.
+  let piece = Buffer.allocUnsafe(POSITIONS_PIECE);
+  let used = 0;
+  let body = Buffer.allocUnsafe(1 << 16);
   try {
     await section('postings', async () => {
       let term: string | null = null;
@@ -80,17 +82,13 @@ export async function writePostingsStore(db: DuckDBConnection, name: Collection,
         await termBytes.append(term);
         termEnds.push(termBytes.length);
         termDf.push(docs.length);
-        termPositions.push(positionsEnd());
+        termPositions.push(positions.length + used);
         postings += docs.length;
         impacts = [];
         docs = [];
       };
       // Read column by column from DuckDB's chunks: a JavaScript row (and an array of positions) per posting was most
       // of the index stage's time on the main thread, and its garbage.
-      let piece = Buffer.allocUnsafe(POSITIONS_PIECE);
-      let used = 0;
-      let body = Buffer.allocUnsafe(1 << 16);
-      positionsEnd = () => positions.length + used;
       for (const part of tables.parts) {
         const files = sqlString(join(dir, tables.postings, `part=${part}`, '*.parquet'));
         const reader = await db.stream(`
