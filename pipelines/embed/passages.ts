@@ -52,17 +52,33 @@ export interface Passage {
 }
 
 const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
-/** A word n-gram as a 53-bit number (cyrb53 over its words): the sample's counts stay numbers, not strings. */
-function gramKey(ws: string[], i: number): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let k = i; k < i + BOILERPLATE.ngram; k++) {
-    const w = ws[k];
-    for (let j = 0; j <= w.length; j++) {
-      const c = j < w.length ? w.charCodeAt(j) : 32;
+/** Each word's two 32-bit hashes (cyrb53's lanes over its characters, mixed), at 2i and 2i + 1. */
+function wordHashes(ws: string[]): Uint32Array {
+  const out = new Uint32Array(ws.length * 2);
+  ws.forEach((w, i) => {
+    let h1 = 0xdeadbeef;
+    let h2 = 0x41c6ce57;
+    for (let j = 0; j < w.length; j++) {
+      const c = w.charCodeAt(j);
       h1 = Math.imul(h1 ^ c, 2654435761);
       h2 = Math.imul(h2 ^ c, 1597334677);
     }
+    out[2 * i] = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    out[2 * i + 1] = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  });
+  return out;
+}
+
+/**
+ * The n-gram of words from `i` as a 53-bit number, combined from its words' hashes (wordHashes): the sample's counts
+ * stay numbers, not strings, and each word is hashed once however many n-grams hold it.
+ */
+function gramKey(hashes: Uint32Array, i: number): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let k = 2 * i; k < 2 * (i + BOILERPLATE.ngram); k += 2) {
+    h1 = Math.imul(h1 ^ hashes[k], 2654435761);
+    h2 = Math.imul(h2 ^ hashes[k + 1], 1597334677);
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
@@ -84,8 +100,9 @@ export class Boilerplate {
       if (seen.has(h)) continue;
       seen.add(h);
       const ws = words(text);
+      const hashes = wordHashes(ws);
       const grams = new Set<number>();
-      for (let i = 0; i + BOILERPLATE.ngram <= ws.length; i++) grams.add(gramKey(ws, i));
+      for (let i = 0; i + BOILERPLATE.ngram <= ws.length; i++) grams.add(gramKey(hashes, i));
       for (const g of grams) df.set(g, (df.get(g) ?? 0) + 1);
     }
     const min = Math.max(BOILERPLATE.minUnits, BOILERPLATE.share * seen.size);
@@ -100,9 +117,11 @@ export class Boilerplate {
   strip(text: string): string {
     const ws = words(text);
     const drop = new Uint8Array(ws.length);
-    if (this.grams.size)
+    if (this.grams.size) {
+      const hashes = wordHashes(ws);
       for (let i = 0; i + BOILERPLATE.ngram <= ws.length; i++)
-        if (this.grams.has(gramKey(ws, i))) drop.fill(1, i, i + BOILERPLATE.ngram);
+        if (this.grams.has(gramKey(hashes, i))) drop.fill(1, i, i + BOILERPLATE.ngram);
+    }
     return ws.filter((_, i) => !drop[i]).join(' ');
   }
 }

@@ -26,19 +26,58 @@ export function popplerVersion(): string {
   return version;
 }
 
-/** The TSV's pages: level 1 rows open a page (its height in `height`), level 5 rows are its words. */
+/**
+ * The TSV's pages: level 1 rows open a page (its height in `height`), level 5 rows are its words. A document's TSV runs
+ * to megabytes, so its rows are read in one pass of character codes rather than split into strings.
+ */
 export function pagesOfTsv(tsv: string): RawPage[] {
   const pages: { height: number; glyphs: Glyph[] }[] = [];
-  for (const row of tsv.split('\n')) {
-    const c = row.split('\t');
-    if (c[0] === '1') pages.push({ height: Number(c[9]), glyphs: [] });
-    else if (c[0] === '5' && c.length >= 12) {
-      const page = pages[Number(c[1]) - 1];
-      const [left, top, width, height] = [Number(c[6]), Number(c[7]), Number(c[8]), Number(c[9])];
-      page.glyphs.push({ str: c.slice(11).join('\t'), x: left, y: page.height - (top + height / 2), width, size: height / BOX_EM });
+  const column = new Float64Array(11);
+  for (let start = 0; start < tsv.length;) {
+    const newline = tsv.indexOf('\n', start);
+    const end = newline < 0 ? tsv.length : newline;
+    const level = tsv.charCodeAt(start);
+    if ((level === 0x31 || level === 0x35) && tsv.charCodeAt(start + 1) === 9) {
+      const text = readColumns(tsv, start + 2, end, column);
+      if (level === 0x31) pages.push({ height: column[9], glyphs: [] });
+      else if (text >= 0) {
+        const page = pages[column[1] - 1];
+        const [left, top, width, height] = [column[6], column[7], column[8], column[9]];
+        page.glyphs.push({ str: tsv.slice(text, end), x: left, y: page.height - (top + height / 2), width, size: height / BOX_EM });
+      }
     }
+    start = end + 1;
   }
   return pages.map((p, i) => ({ page: i + 1, lines: layoutLines(p.glyphs) }));
+}
+
+/**
+ * Reads a row's numeric columns 1–10 (from `at`, after the level) into `column` as Number() reads pdftotext's `%f`
+ * (digits over a power of ten, both exact, so the quotient rounds as the decimal does), NaN where a column is not a
+ * plain decimal or missing; returns where the text column starts, or -1 when the row has fewer than twelve columns.
+ */
+function readColumns(tsv: string, at: number, end: number, column: Float64Array): number {
+  let index = 1;
+  let from = at;
+  let digits = 0;
+  let scale = 1;
+  let dot = false;
+  let negative = false;
+  let plain = true;
+  for (; at <= end && index <= 10; at++) {
+    const c = at < end ? tsv.charCodeAt(at) : 9;
+    if (c === 9) {
+      column[index++] = plain ? (negative ? -digits : digits) / scale : NaN;
+      from = at + 1; digits = 0; scale = 1; dot = false; negative = false; plain = true;
+    } else if (c >= 0x30 && c <= 0x39) {
+      digits = digits * 10 + (c - 0x30);
+      if (dot) scale *= 10;
+    } else if (c === 0x2e && !dot) dot = true;
+    else if (c === 0x2d && at === from) negative = true;
+    else plain = false;
+  }
+  column.fill(NaN, index);
+  return index === 11 && at <= end ? at : -1;
 }
 
 /**
