@@ -56,14 +56,20 @@ export class TermVectorEmbedder implements Embedder {
       for (const t of this.termsOf(text)) tf.set(t, (tf.get(t) ?? 0) + 1);
       return tf;
     });
-    const rows = await this.lookup([...new Set(counts.flatMap((c) => [...c.keys()]))].sort());
+    const terms = [...new Set(counts.flatMap((c) => [...c.keys()]))].sort();
+    const found = await this.lookup(terms);
+    const rows = terms.map((t) => found.get(t));
+    const rank = new Map(terms.map((t, i) => [t, i]));
     return counts.map((tf) => {
       const v = new Float64Array(this.dim);
-      for (const [t, f] of [...tf].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
-        const r = rows.get(t);
+      // A text's terms in sorted order (by their rank among all the texts' terms), so its vector sums in the same order
+      // whichever texts it is embedded with.
+      for (const i of Uint32Array.from(tf.keys(), (t) => rank.get(t)!).sort()) {
+        const r = rows[i];
         if (!r) continue;
-        const w = (1 + Math.log(f)) * r.idf;
-        for (let d = 0; d < this.dim; d++) v[d] += w * r.row[d];
+        const w = (1 + Math.log(tf.get(terms[i])!)) * r.idf;
+        const row = r.row;
+        for (let d = 0; d < this.dim; d++) v[d] += w * row[d];
       }
       return normalise(v);
     });
