@@ -109,23 +109,17 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
              coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
       FROM ${table};
   `);
-  // Sorted once, by term and document (doc_no follows doc_id): the Parquet parts and the postings store both read it.
-  const sorted = `${name}_sorted_postings`;
-  await db.run(`
-    CREATE OR REPLACE TABLE ${sorted} AS
-      SELECT p.term, p.doc_id, d.doc_no, p.year, p.kind, p.tf, d.doclen,
-             (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part
-      FROM ${name}_tf p JOIN ${termsTable} t USING (term) JOIN ${docsTable} d USING (doc_id), ${statsTable} s
-      ORDER BY p.term, p.doc_id;
-    DROP TABLE ${name}_tf;
-  `);
-  const postings = `SELECT term, doc_id, year, kind, tf, doclen, impact, positions, part FROM ${sorted}`;
-  await copyOut(db, postings, `${dir}/${postingsTable}`, { orderBy: null, partitionBy: 'part', rowGroupSize: 16384 });
+  const postings = `
+    SELECT p.term, p.doc_id, p.year, p.kind, p.tf, d.doclen,
+           (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part
+    FROM ${name}_tf p JOIN ${termsTable} t USING (term) JOIN ${docsTable} d USING (doc_id), ${statsTable} s`;
+  await copyOut(db, postings, `${dir}/${postingsTable}`, { orderBy: 'term, doc_id', partitionBy: 'part', rowGroupSize: 16384 });
   await copyOut(db, `SELECT * FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
   await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
   await copyOut(db, `SELECT * FROM ${statsTable}`, `${dir}/${statsTable}`, { orderBy: 'num_docs' });
-  await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: sorted });
-  await db.run(`DROP TABLE ${sorted}; DROP TABLE ${table}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
+  const parts = (await db.runAndReadAll(`SELECT DISTINCT part FROM ${termsTable} ORDER BY part`)).getRowsJS().map((r) => Number(r[0]));
+  await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable, parts });
+  await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
 }
 
 /** Copies the scratch store's texts to `target` in the query's order (rows of offset, bytes); adjacent ones in one read. */

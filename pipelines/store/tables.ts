@@ -39,11 +39,7 @@ export async function dropTables(db: DuckDBConnection): Promise<void> {
 }
 
 export interface CopyOptions {
-  /**
-   * The rows' order; `null` for a scan of a table created sorted: on the build's one DuckDB thread it reads back in
-   * the order it was written, which spares a second sort of a large table.
-   */
-  orderBy: string | null;
+  orderBy: string;
   partitionBy?: string;
   rowGroupSize?: number;
 }
@@ -57,8 +53,7 @@ export async function copyOut(db: DuckDBConnection, query: string, target: strin
   const options = ['FORMAT parquet', 'COMPRESSION zstd', `ROW_GROUP_SIZE ${opts.rowGroupSize ?? 122880}`];
   if (opts.partitionBy) options.push(`PARTITION_BY (${opts.partitionBy})`, 'OVERWRITE');
   const to = opts.partitionBy ? target : `${target}.parquet`;
-  const order = opts.orderBy === null ? '' : ` ORDER BY ${opts.orderBy}`;
-  const copied = await db.runAndReadAll(`COPY (${query}${order}) TO ${sqlString(to)} (${options.join(', ')})`);
+  const copied = await db.runAndReadAll(`COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`);
   if (opts.partitionBy && Number(copied.getRows()[0][0]) === 0) {
     await mkdir(target, { recursive: true });
     const columns = `* EXCLUDE (${opts.partitionBy}), ${opts.partitionBy}`;
