@@ -166,8 +166,9 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const rowFiles = await RowFiles.create(scratch);
     await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
-    // With the embedding thread's DuckDB (EMBED_DUCKDB_MEMORY), the build's two hold 1 GB, as its one did before.
-    const instance = await buildDuckDb(join(scratch, 'duckdb.tmp'), opts.embed === false ? '1GB' : '768MB');
+    // The tables get 1 GB: at 768 MB the SCALE=10 build ran out of DuckDB memory writing them. The index, whose sorts
+    // spill, gets 768 MB: with the embedding thread's DuckDB (EMBED_DUCKDB_MEMORY) the two hold 1 GB.
+    const instance = await buildDuckDb(join(scratch, 'duckdb.tmp'), '1GB');
     const db = await instance.connect();
     const previous = opts.history === false ? null : await previousRelease(opts.lake, startId);
     // The embeddings run on a thread of their own while this thread and DuckDB's write the tables and the index.
@@ -180,6 +181,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     try {
       changes = await writeTables(db, opts.corpus, rowFiles, staged, scratch, previous, quiet);
       await dropTables(db); // written out: the index stage needs the memory
+      if (embedding) await db.run(`SET memory_limit = '768MB'`);
       const bar = quiet ? null : stage('index', COLLECTIONS.length);
       for (const name of COLLECTIONS) {
         await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);
