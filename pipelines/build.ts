@@ -21,7 +21,7 @@ import { COVERAGE_SQL } from '../core/lake/coverage.ts';
 import { releaseIdOf } from '../core/lake/ids.ts';
 import { currentReleaseId, listFiles, prune, publish, stagingDir, writeChecksums, writeJson } from './publish/release.ts';
 import { RowFiles } from './store/row-files.ts';
-import { buildDuckDb, copyOut, dropTables, loadNdjson, ndjsonQuery } from './store/tables.ts';
+import { BUILD_MEMORY_MB, buildDuckDb, copyOut, dropTables, loadNdjson, memoryBudget, ndjsonQuery } from './store/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../core/config.ts';
 import { embedInThread } from './embed/thread.ts';
@@ -50,6 +50,8 @@ export interface BuildOptions {
   embedModel?: TermProvider;
   /** How long to wait for another build holding `lake/.lock` before refusing (default LOCK_WAIT_MS). */
   lockWaitMs?: number;
+  /** The DuckDB memory budget in MB (default BUILD_MEMORY_MB; see memoryBudget): spills past it, same bytes out. */
+  memoryMb?: number;
 }
 
 /** Default wait for another build's lock: a nightly run and a manual one overlapping wait for each other this long. */
@@ -166,14 +168,13 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const rowFiles = await RowFiles.create(scratch);
     await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
-    // The tables get 1 GB: at 768 MB the SCALE=10 build ran out of DuckDB memory writing them. The index, whose sorts
-    // spill, gets 768 MB: with the embedding thread's DuckDB (EMBED_DUCKDB_MEMORY) the two hold 1 GB.
-    const instance = await buildDuckDb(join(scratch, 'duckdb.tmp'), '1GB');
+    const memory = memoryBudget(opts.memoryMb ?? BUILD_MEMORY_MB);
+    const instance = await buildDuckDb(join(scratch, 'duckdb.tmp'), memory.tables);
     const db = await instance.connect();
     const previous = opts.history === false ? null : await previousRelease(opts.lake, startId);
     // The embeddings run on a thread of their own while this thread and DuckDB's write the tables and the index.
     const embedding = opts.embed === false ? null : embedInThread({
-      stagedDir: staged, scratch, pages: rowFiles.path('pages'), items: rowFiles.path('items'),
+      stagedDir: staged, scratch, memoryMb: memory.embed, pages: rowFiles.path('pages'), items: rowFiles.path('items'),
       previousReleaseDir: previous?.dir ?? null, endpoint: embeddingFromEnv(process.env), model: opts.embedModel ?? 'glove', quiet,
     });
     let embeddings: EmbeddingsEntry | undefined;
@@ -181,7 +182,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     try {
       changes = await writeTables(db, opts.corpus, rowFiles, staged, scratch, previous, quiet);
       await dropTables(db); // written out: the index stage needs the memory
-      if (embedding) await db.run(`SET memory_limit = '768MB'`);
+      if (embedding) await db.run(`SET memory_limit = '${memory.index}MB'`);
       const bar = quiet ? null : stage('index', COLLECTIONS.length);
       for (const name of COLLECTIONS) {
         await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);

@@ -5,14 +5,13 @@ import type { TermProvider } from '../../core/embed/term-vectors.ts';
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
 import { tsWorker } from '../threads.ts';
 
-/** The memory limit of the thread's DuckDB (its table of vectors spills past it). */
-export const EMBED_DUCKDB_MEMORY = '256MB';
-
 export interface EmbedJob {
   /** The release being staged: `page_embeddings` and `embedding_terms` are written into it. */
   stagedDir: string;
   /** The build's scratch directory (the thread's DuckDB spills under it). */
   scratch: string;
+  /** The thread's DuckDB memory limit in MB (store/tables.ts memoryBudget). */
+  memoryMb: number;
   /** The build's row files of pages and items (NDJSON), read again by the thread. */
   pages: string;
   items: string;

@@ -7,12 +7,12 @@ import { readNdjson } from '../store/scratch.ts';
 import { buildDuckDb } from '../store/tables.ts';
 import { byDocument, type ItemInput, type PageInput } from './passages.ts';
 import { embedPages } from './stage.ts';
-import { EMBED_DUCKDB_MEMORY, type EmbedJob, type EmbedReply } from './thread.ts';
+import type { EmbedJob, EmbedReply } from './thread.ts';
 
 const job = workerData as EmbedJob;
 
 async function run(): Promise<EmbedReply> {
-  const instance = await buildDuckDb(join(job.scratch, 'embed-duckdb.tmp'), EMBED_DUCKDB_MEMORY);
+  const instance = await buildDuckDb(join(job.scratch, 'embed-duckdb.tmp'), job.memoryMb);
   const db = await instance.connect();
   try {
     const docs = () => byDocument(readNdjson<PageInput>(job.pages), readNdjson<ItemInput>(job.items));

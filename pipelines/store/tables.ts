@@ -5,14 +5,27 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../../core/sql.ts';
 
+/** The build's DuckDB memory in MB, unless BuildOptions.memoryMb says otherwise. */
+export const BUILD_MEMORY_MB = 1024;
+
 /**
- * A build's in-memory DuckDB: one thread (the same rows give the same bytes), spilling to `tempDir` past `memoryLimit`;
+ * What each of the build's DuckDBs may hold (MB) within its budget: the tables stage gets all of it (at 768 MB of
+ * 1,024 the SCALE=10 build ran out of memory writing them); the index stage, whose sorts spill, shares it with the
+ * embedding thread's DuckDB (a quarter, its table of vectors spills past it), which runs beside it.
+ */
+export function memoryBudget(totalMb: number): { tables: number; index: number; embed: number } {
+  const embed = Math.floor(totalMb / 4);
+  return { tables: totalMb, index: totalMb - embed, embed };
+}
+
+/**
+ * A build's in-memory DuckDB: one thread (the same rows give the same bytes), spilling to `tempDir` past `memoryMb`;
  * memory it frees goes back to the system (background purge, flushes after large tasks), so one stage does not peak on
  * top of what the one before held.
  */
-export function buildDuckDb(tempDir: string, memoryLimit = '1GB'): Promise<DuckDBInstance> {
+export function buildDuckDb(tempDir: string, memoryMb: number): Promise<DuckDBInstance> {
   return DuckDBInstance.create(':memory:', {
-    threads: '1', memory_limit: memoryLimit, temp_directory: tempDir, preserve_insertion_order: 'false',
+    threads: '1', memory_limit: `${memoryMb}MB`, temp_directory: tempDir, preserve_insertion_order: 'false',
     allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
   });
 }
