@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import t from 'tap';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildRelease } from '../pipelines/build.ts';
@@ -12,7 +12,7 @@ import { Release } from '../src/lake/release.ts';
 import { loadLegislativeFiles } from '../pipelines/publish/legislative-files.ts';
 import { loadLegistar } from '../pipelines/publish/legistar.ts';
 import { sha256Of } from '../core/lake/format.ts';
-import { listFiles } from '../pipelines/publish/release.ts';
+import { currentReleaseId, listFiles, pointCurrent } from '../pipelines/publish/release.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');
@@ -184,4 +184,13 @@ t.test('a release closes exactly once, when it is retired and its last hold is l
   release.drop();
   release.retire();
   t.notOk(release.open, 'further drops and retires do nothing');
+});
+
+t.test('lake/current repointed twice at once by one process: neither call fails, one of them stands', async (t) => {
+  const lake = await mkdtemp(join(tmpdir(), 'lake-'));
+  for (const id of ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb']) mkdirSync(join(lake, 'releases', id), { recursive: true });
+  await Promise.all([pointCurrent(lake, 'aaaaaaaaaaaaaaaa'), pointCurrent(lake, 'bbbbbbbbbbbbbbbb')]);
+  t.match(await currentReleaseId(lake), /^(a{16}|b{16})$/);
+  t.same(readdirSync(lake).sort(), ['current', 'releases'], 'no temporary link left');
+  await rm(lake, { recursive: true, force: true });
 });

@@ -63,9 +63,11 @@ export async function publish(lake: string, staged: string, id: string, makeCurr
   return published;
 }
 
-/** Atomically repoints `lake/current` (a relative symlink) at a release. */
+let pointings = 0;
+
+/** Atomically repoints `lake/current` (a relative symlink) at a release; calls in one process use their own link. */
 export async function pointCurrent(lake: string, id: string): Promise<void> {
-  const tmp = join(lake, `.current-${process.pid}`);
+  const tmp = join(lake, `.current-${process.pid}-${++pointings}`);
   await rm(tmp, { force: true });
   await symlink(join('releases', id), tmp);
   await rename(tmp, currentLink(lake));
