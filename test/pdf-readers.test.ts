@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPages } from '../pipelines/extract/pdf.ts';
 import { pdfjsPages } from '../pipelines/extract/pdfjs.ts';
-import { pagesOfTsv, pdftotextPages } from '../pipelines/extract/pdftotext.ts';
+import { pagesOfTsv, pdftotextPages, readColumns } from '../pipelines/extract/pdftotext.ts';
 import { layoutLines } from '../pipelines/extract/layout.ts';
 
 const PDFS = process.env.CORPUS ? join(process.env.CORPUS, 'pdfs') : new URL('../../shared/corpus/pdfs', import.meta.url).pathname;
@@ -54,4 +54,21 @@ t.test('pdftotext TSV: pages by level 1 rows, words by level 5, empty pages kept
     '1\t2\t0\t0\t0\t0\t0\t0\t612\t792\t-1\t###PAGE###',
   ].join('\n');
   t.same(pagesOfTsv(tsv), [{ page: 1, lines: ['              Board of'] }, { page: 2, lines: [] }]);
+});
+
+t.test('pdftotext TSV columns: numbers as Number() reads them, text after the eleventh tab, short rows refused', async (t) => {
+  const read = (row: string) => {
+    const column = new Float64Array(11);
+    const text = readColumns(row, 0, row.length, column);
+    return { columns: [...column.subarray(1)], text: text < 0 ? null : row.slice(text) };
+  };
+  t.same(read('1\t0\t2\t3\t4\t72.000000\t-3.500000\t25.125000\t11.170000\t100\tBoard of\tSupervisors'),
+    { columns: [1, 0, 2, 3, 4, 72, -3.5, 25.125, 11.17, 100], text: 'Board of\tSupervisors' }, 'a negative coordinate; the text keeps its spaces and tabs');
+  t.same(read('1\t0\t0\t0\t0\tnan\t1e2\t-\t5-1\t-1\t'), { columns: [1, 0, 0, 0, 0, NaN, NaN, NaN, NaN, -1], text: '' }, 'what is not a plain decimal is NaN');
+  t.same(read('1\t0\t0\t72.5'), { columns: [1, 0, 0, 72.5, NaN, NaN, NaN, NaN, NaN, NaN], text: null }, 'a row of fewer than twelve columns has no text');
+  // pdftotext prints %f: six decimals. Digits over a power of ten round exactly as the decimal does.
+  let state = 7;
+  const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+  const differing = Array.from({ length: 20000 }, () => (random() * 2000 - 500).toFixed(6)).filter((v) => read(`1\t1\t1\t1\t1\t${v}\t0\t0\t0\t0\tw`).columns[5] !== Number(v));
+  t.same(differing, [], 'the same doubles as Number() over 20,000 coordinates');
 });

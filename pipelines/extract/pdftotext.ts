@@ -56,25 +56,27 @@ export function pagesOfTsv(tsv: string): RawPage[] {
  * (digits over a power of ten, both exact, so the quotient rounds as the decimal does), NaN where a column is not a
  * plain decimal or missing; returns where the text column starts, or -1 when the row has fewer than twelve columns.
  */
-function readColumns(tsv: string, at: number, end: number, column: Float64Array): number {
+export function readColumns(tsv: string, at: number, end: number, column: Float64Array): number {
   let index = 1;
   let from = at;
   let digits = 0;
   let scale = 1;
   let dot = false;
   let negative = false;
-  let plain = true;
+  let digit = false;
+  let other = false;
   for (; at <= end && index <= 10; at++) {
     const c = at < end ? tsv.charCodeAt(at) : 9;
     if (c === 9) {
-      column[index++] = plain ? (negative ? -digits : digits) / scale : NaN;
-      from = at + 1; digits = 0; scale = 1; dot = false; negative = false; plain = true;
+      column[index++] = digit && !other ? (negative ? -digits : digits) / scale : NaN;
+      from = at + 1; digits = 0; scale = 1; dot = false; negative = false; digit = false; other = false;
     } else if (c >= 0x30 && c <= 0x39) {
       digits = digits * 10 + (c - 0x30);
+      digit = true;
       if (dot) scale *= 10;
     } else if (c === 0x2e && !dot) dot = true;
     else if (c === 0x2d && at === from) negative = true;
-    else plain = false;
+    else other = true;
   }
   column.fill(NaN, index);
   return index === 11 && at <= end ? at : -1;
