@@ -2,11 +2,12 @@
 // municipal thesaurus row by row, in the analysis and in /api/search over the real corpus.
 import { join } from 'node:path';
 import t from 'tap';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { indexTerms, parseQuery, terms, WEIGHTS, words } from '../core/text/analysis.ts';
 import { THESAURUS } from '../core/text/thesaurus.ts';
 import { namedFiles } from '../src/queries/numbers.ts';
 import { Release } from '../src/lake/release.ts';
-import { FIXTURE_LAKE, get, getValid, startFixtureServer } from './fixture.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, getValid, startFixtureServer } from './fixture.ts';
 
 t.test('enactment, resolution and motion numbers are one word; file numbers and amounts stay whole', async (t) => {
   t.same(terms('Ordinance No. 178-16'), ['ordin', '178-16']);
@@ -28,6 +29,34 @@ t.test('accents, apostrophes and letters beyond ASCII: a text analyses the same 
   t.same(words('“File No. 240123” — 1,234,567 §5'), ['file', 'no', '240123', '1234567', '5']);
   t.same(words('Ω ﬁle No. 067-24'), ['ω', 'file', 'no', '67-24']);
   t.same(words('ﬁle No. 067-24'), ['file', 'no', '67-24']);
+});
+
+/** words() as written before its ASCII path, with Unicode patterns only: the reference the fast path must equal. */
+function unicodeWords(text: string): string[] {
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/(\p{L})['’](\p{L})/gu, '$1$2');
+  const word = /(?<![\p{L}\p{N}-])(?:\p{N}{1,3}-\p{N}{2}|\p{L}\p{N}{2}-\p{N}{3,4})(?![\p{L}\p{N}]|-\p{N})|[\p{L}\p{N}]+/gu;
+  return (folded.match(word) ?? []).map((w) => (w.includes('-') ? w.replace(/^(\p{L}?)0+(?=\p{N})/u, '$1') : w));
+}
+
+t.test('every page and item title of the real corpus gives the same words on the ASCII path as on the Unicode one', async (t) => {
+  const dir = join(FIXTURE_LAKE, 'releases', await fixtureRelease());
+  const instance = await DuckDBInstance.create(':memory:');
+  const db = await instance.connect();
+  const texts = (await db.runAndReadAll(`
+    SELECT text FROM read_parquet('${dir}/pages/**/*.parquet') UNION ALL SELECT title FROM read_parquet('${dir}/items/**/*.parquet')`))
+    .getRows().map(([text]) => String(text ?? ''));
+  db.closeSync();
+  instance.closeSync();
+  t.ok(texts.length > 2500, `${texts.length} pages and item titles`);
+  let differing = 0;
+  let count = 0;
+  for (const text of texts) {
+    const expected = unicodeWords(text);
+    count += expected.length;
+    // The same text with a letter beyond ASCII after it takes the Unicode path inside words().
+    if (JSON.stringify(words(text)) !== JSON.stringify(expected) || JSON.stringify(words(`${text} Ω`)) !== JSON.stringify([...expected, 'ω'])) differing++;
+  }
+  t.equal(differing, 0, `no text differs; ${count} words`);
 });
 
 t.test('a hyphenated compound is a weighted phrase of its parts', async (t) => {
