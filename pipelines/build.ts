@@ -21,7 +21,7 @@ import { COVERAGE_SQL } from '../core/lake/coverage.ts';
 import { releaseIdOf } from '../core/lake/ids.ts';
 import { currentReleaseId, listFiles, prune, publish, stagingDir, writeChecksums, writeJson } from './publish/release.ts';
 import { RowFiles } from './store/row-files.ts';
-import { BUILD_MEMORY_MB, buildDuckDb, copyOut, dropTables, loadNdjson, memoryBudget, ndjsonQuery } from './store/tables.ts';
+import { BUILD_MEMORY_MB, buildDuckDb, copyOut, dropTables, loadNdjson, memoryBudget, ndjsonQuery, setMemoryLimit } from './store/tables.ts';
 import { readCorpus, SourceError, type SourceDocument } from './sources.ts';
 import { embeddingFromEnv } from '../core/config.ts';
 import { embedInThread } from './embed/thread.ts';
@@ -168,7 +168,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const rowFiles = await RowFiles.create(scratch);
     await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
-    const memory = memoryBudget(opts.memoryMb ?? BUILD_MEMORY_MB);
+    const memory = memoryBudget(opts.memoryMb ?? BUILD_MEMORY_MB, opts.embed !== false);
     const instance = await buildDuckDb(join(scratch, 'duckdb.tmp'), memory.tables);
     const db = await instance.connect();
     const previous = opts.history === false ? null : await previousRelease(opts.lake, startId);
@@ -182,7 +182,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     try {
       changes = await writeTables(db, opts.corpus, rowFiles, staged, scratch, previous, quiet);
       await dropTables(db); // written out: the index stage needs the memory
-      if (embedding) await db.run(`SET memory_limit = '${memory.index}MB'`);
+      await setMemoryLimit(db, memory.index);
       const bar = quiet ? null : stage('index', COLLECTIONS.length);
       for (const name of COLLECTIONS) {
         await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);

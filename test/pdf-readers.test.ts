@@ -64,7 +64,8 @@ t.test('pdftotext TSV columns: numbers as Number() reads them, text after the el
   };
   t.same(read('1\t0\t2\t3\t4\t72.000000\t-3.500000\t25.125000\t11.170000\t100\tBoard of\tSupervisors'),
     { columns: [1, 0, 2, 3, 4, 72, -3.5, 25.125, 11.17, 100], text: 'Board of\tSupervisors' }, 'a negative coordinate; the text keeps its spaces and tabs');
-  t.same(read('1\t0\t0\t0\t0\tnan\t1e2\t-\t5-1\t-1\t'), { columns: [1, 0, 0, 0, 0, NaN, NaN, NaN, NaN, -1], text: '' }, 'what is not a plain decimal is NaN');
+  t.same(read('1\t0\t0\t0\t\tnan\t1e2\t-\t5-1\t-1\t'), { columns: [1, 0, 0, 0, NaN, NaN, NaN, NaN, NaN, -1], text: '' },
+    'what is not a plain decimal is NaN: an empty column, nan, an exponent, a lone minus, an inner minus');
   t.same(read('1\t0\t0\t72.5'), { columns: [1, 0, 0, 72.5, NaN, NaN, NaN, NaN, NaN, NaN], text: null }, 'a row of fewer than twelve columns has no text');
   // pdftotext prints %f: six decimals. Digits over a power of ten round exactly as the decimal does.
   let state = 7;

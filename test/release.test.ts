@@ -26,8 +26,9 @@ async function checksums(dir: string): Promise<Record<string, string>> {
 
 t.test('two builds from the same corpus, one with under a third of the memory, are byte-identical and share one id', async (t) => {
   const lake = await mkdtemp(join(tmpdir(), 'lake-'));
-  // 320 MB of DuckDB memory (the default is 1,024): its stages spill sooner and write the same bytes. Below it a
-  // single read_json buffer (128 MiB) no longer fits beside the rest.
+  // 320 MB of DuckDB memory (the default is 1,024), the least the shared corpus builds with: below it a single
+  // read_json buffer (128 MiB) no longer fits beside the rest. The budget is applied: 16 MB is refused.
+  await t.rejects(buildRelease({ corpus: CORPUS, lake, cacheDir, quiet: true, memoryMb: 16 }), { message: /Out of Memory/ }, 'a 16 MB budget runs out');
   const again = await buildRelease({ corpus: CORPUS, lake, cacheDir, quiet: true, memoryMb: 320 });
   t.equal(again.releaseId, fixtureId, 'same content, same release id');
   t.same(await checksums(again.dir), await checksums(join(FIXTURE_LAKE, 'releases', fixtureId)));

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import t from 'tap';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { sqlString } from '../core/sql.ts';
 import { indexTerms, parseQuery, terms, WEIGHTS, words } from '../core/text/analysis.ts';
 import { THESAURUS } from '../core/text/thesaurus.ts';
 import { namedFiles } from '../src/queries/numbers.ts';
@@ -43,7 +44,8 @@ t.test('every page and item title of the real corpus gives the same words on the
   const instance = await DuckDBInstance.create(':memory:');
   const db = await instance.connect();
   const texts = (await db.runAndReadAll(`
-    SELECT text FROM read_parquet('${dir}/pages/**/*.parquet') UNION ALL SELECT title FROM read_parquet('${dir}/items/**/*.parquet')`))
+    SELECT text FROM read_parquet(${sqlString(join(dir, 'pages/**/*.parquet'))})
+    UNION ALL SELECT title FROM read_parquet(${sqlString(join(dir, 'items/**/*.parquet'))})`))
     .getRows().map(([text]) => String(text ?? ''));
   db.closeSync();
   instance.closeSync();

@@ -10,12 +10,19 @@ export const BUILD_MEMORY_MB = 1024;
 
 /**
  * What each of the build's DuckDBs may hold (MB) within its budget: the tables stage gets all of it (at 768 MB of
- * 1,024 the SCALE=10 build ran out of memory writing them); the index stage, whose sorts spill, shares it with the
- * embedding thread's DuckDB (a quarter, its table of vectors spills past it), which runs beside it.
+ * 1,024 the SCALE=10 build ran out of memory writing them). With the embedding thread, whose DuckDB gets a quarter (its
+ * table of vectors spills past it), the index stage, whose sorts spill, runs beside it on the rest.
  */
-export function memoryBudget(totalMb: number): { tables: number; index: number; embed: number } {
-  const embed = Math.floor(totalMb / 4);
+export function memoryBudget(totalMb: number, embedding: boolean): { tables: number; index: number; embed: number } {
+  const embed = embedding ? Math.floor(totalMb / 4) : 0;
   return { tables: totalMb, index: totalMb - embed, embed };
+}
+
+const memoryLimit = (mb: number) => `${mb}MB`;
+
+/** Sets a build DuckDB's memory limit, for the stage that comes next (memoryBudget). */
+export async function setMemoryLimit(db: DuckDBConnection, mb: number): Promise<void> {
+  await db.run(`SET memory_limit = ${sqlString(memoryLimit(mb))}`);
 }
 
 /**
@@ -25,7 +32,7 @@ export function memoryBudget(totalMb: number): { tables: number; index: number; 
  */
 export function buildDuckDb(tempDir: string, memoryMb: number): Promise<DuckDBInstance> {
   return DuckDBInstance.create(':memory:', {
-    threads: '1', memory_limit: `${memoryMb}MB`, temp_directory: tempDir, preserve_insertion_order: 'false',
+    threads: '1', memory_limit: memoryLimit(memoryMb), temp_directory: tempDir, preserve_insertion_order: 'false',
     allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
   });
 }
