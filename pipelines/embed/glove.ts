@@ -29,9 +29,11 @@ async function readVectors(keep: (word: string, rank: number) => boolean): Promi
   let buffer = '';
   let started = false;
   let rank = 0;
+  // Small chunks, so the strings cut from them die young: at 4 MB each chunk went to V8's large-object space, kept until
+  // a full collection, and reading the file raised the build's peak RSS by about 400 MB.
   for await (const chunk of createReadStream(join(packageDir(), `${GLOVE_PACKAGE}.json`), {
     encoding: 'utf8',
-    highWaterMark: 1 << 22,
+    highWaterMark: 1 << 15,
   })) {
     buffer += chunk as string;
     let at = 0;
@@ -64,13 +66,13 @@ async function readVectors(keep: (word: string, rank: number) => boolean): Promi
 }
 
 /**
- * The model for passages given as their words (`gloveWords`): vocabulary = the passages' words the package knows plus
- * its `commonWords` most frequent; idf = ln((1 + N) / (1 + df)) + 1 over the passages (a word no passage uses gets the
- * highest idf, N's).
+ * The model for passages' texts: vocabulary = the passages' words (`gloveWords`) the package knows plus its
+ * `commonWords` most frequent; idf = ln((1 + N) / (1 + df)) + 1 over the passages (a word no passage uses gets the
+ * highest idf, N's). Each text's words are counted and dropped: the word lists of all of them held ~300 MB at once.
  */
-export async function gloveModel(passages: string[][], commonWords = COMMON_WORDS): Promise<GloveModel> {
+export async function gloveModel(passages: string[], commonWords = COMMON_WORDS): Promise<GloveModel> {
   const df = new Map<string, number>();
-  for (const p of passages) for (const w of new Set(p)) df.set(w, (df.get(w) ?? 0) + 1);
+  for (const text of passages) for (const w of new Set(gloveWords(text))) df.set(w, (df.get(w) ?? 0) + 1);
   const vectors = await readVectors((w, rank) => rank <= commonWords || df.has(w));
   const terms = [...vectors.keys()].sort();
   const n = passages.length;
@@ -90,4 +92,3 @@ export async function gloveModel(passages: string[][], commonWords = COMMON_WORD
   return { name: `glove-${GLOVE_DIM}@${hash}`, dim: GLOVE_DIM, terms, idf, projection, params };
 }
 
-export { gloveWords };

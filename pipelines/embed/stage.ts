@@ -14,7 +14,7 @@ import { GloveEmbedder } from '../../core/embed/glove.ts';
 import { LsaEmbedder, lsaTerms, type LsaOptions } from '../../core/embed/lsa.ts';
 import type { TermModel, TermProvider, TermVectorEmbedder } from '../../core/embed/term-vectors.ts';
 import { trainLsa } from './lsa-train.ts';
-import { gloveModel, gloveWords } from './glove.ts';
+import { gloveModel } from './glove.ts';
 import { Boilerplate, BOILERPLATE, CHUNK, passagesOf, unitTexts, type DocumentInput, type Passage } from './passages.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
 import { MANIFEST_FILE, readManifest, type EmbeddingsEntry } from '../../core/lake/format.ts';
@@ -93,7 +93,7 @@ type StoredModel = TermModel & { params: object };
 /** Fits the stored model on the training sample's passages. */
 async function fitModel(provider: TermProvider, texts: string[], opts: EmbedOptions): Promise<StoredModel> {
   if (provider === 'lsa') return trainLsa(texts.map(lsaTerms), { dim: 256, ...opts.lsa });
-  return gloveModel(texts.map(gloveWords));
+  return gloveModel(texts);
 }
 
 const embedderOf = (provider: TermProvider, m: TermModel): TermVectorEmbedder => (provider === 'lsa' ? LsaEmbedder.fromModel(m) : GloveEmbedder.fromModel(m));
