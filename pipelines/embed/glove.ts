@@ -91,4 +91,3 @@ export async function gloveModel(passages: string[], commonWords = COMMON_WORDS)
     .slice(0, 12);
   return { name: `glove-${GLOVE_DIM}@${hash}`, dim: GLOVE_DIM, terms, idf, projection, params };
 }
-
