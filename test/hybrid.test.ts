@@ -12,6 +12,7 @@ import t from 'tap';
 import { judgedLake, judgedMetrics, loadJudged } from '../bench/judged.ts';
 import { attachEmbeddings, releaseDocuments } from '../pipelines/embed/attach.ts';
 import { embedPages } from '../pipelines/embed/stage.ts';
+import { gloveModel } from '../pipelines/embed/glove.ts';
 import { Boilerplate, chunks, passagesOf } from '../pipelines/embed/passages.ts';
 import { GloveEmbedder } from '../core/embed/glove.ts';
 import { exactSignals, fuse } from '../src/queries/fusion.ts';
@@ -332,4 +333,20 @@ t.test('OpenAI-compatible endpoint on loopback: build, query, 500 and timeout fa
   t.equal(body.retrieval.used, 'lexical');
   t.match(body.retrieval.fallbackReason, /timed out/);
   t.same(ids(body), ids(lexical), 'the lexical answer');
+});
+
+t.test('the GloVe model counts a word once per passage, reads the package vectors, and keeps its most common words', async (t) => {
+  const m = await gloveModel(['Housing housing permits, 2023.', 'The permits appeal'], 10);
+  const idf = (w: string) => m.idf[m.terms.indexOf(w)];
+  t.equal(m.params.trainingPassages, 2);
+  t.ok(['housing', 'permits', 'appeal'].every((w) => m.terms.includes(w)), 'the passages\' words the package knows');
+  t.notOk(m.terms.includes('2023'), 'digits are left to BM25');
+  t.equal(m.terms.length, 13, 'three passage words and the ten most common ones');
+  t.equal(idf('housing'), Math.log(3 / 2) + 1, 'twice in one passage: df 1');
+  t.equal(idf('permits'), Math.log(3 / 3) + 1, 'in both passages: df 2');
+  const unused = m.terms.find((w) => !['housing', 'permits', 'appeal'].includes(w))!;
+  t.equal(idf(unused), Math.log(3) + 1, 'a common word no passage uses: the highest idf');
+  const row = m.projection.subarray(m.terms.indexOf('housing') * m.dim, (m.terms.indexOf('housing') + 1) * m.dim);
+  t.equal(row.length, 100);
+  t.ok(row.some((v) => v !== 0), 'the package\'s vector, not zeros');
 });
