@@ -75,6 +75,12 @@ t.test('text analysis: stopwords are positions for phrases and never scored term
   const s = snippet('The Board did not vote. Item 5 was adopted. Item 6 was NOT ADOPTED by the following vote.', parseQuery('"not adopted"'));
   t.equal(s, 'The Board did not vote. Item 5 was **adopted.** Item 6 was **NOT** **ADOPTED** by the following vote.');
   t.equal(snippet('did not vote, adopted', parseQuery('not adopted')), 'did not vote, **adopted**', 'unquoted: no stopword marked');
+  // Tokens that analysis would change at their first letter are analysed, not passed over.
+  t.equal(snippet('Resolution No. 067-24 adopted', parseQuery('67-24')), 'Resolution No. **067-24** adopted', 'a padded number');
+  t.equal(snippet('a grant of $2,237,020 (FY2016)', parseQuery('2237020 fy2016')), 'a grant of **$2,237,020** **(FY2016)**', 'an amount, a code');
+  t.equal(snippet('Ms. O’Brien of Café Lola', parseQuery('cafe obrien')), 'Ms. **O’Brien** of **Café** Lola', 'letters beyond ASCII');
+  t.equal(snippet('it was not really adopted', parseQuery('"not adopted"')), 'it was not really **adopted**', 'a word between: no phrase');
+  t.equal(snippet('public — convenience', parseQuery('"public convenience"')), '**public** — **convenience**', 'a dash holds no word');
 });
 
 t.test('no empty term is ever indexed or queried: a lone "s" stays a term, "U.S. Bank" finds its page', async (t) => {

@@ -8,61 +8,130 @@ const WINDOW = 32;
 const STEP = 4;
 
 export function snippet(text: string, query: ParsedQuery): string {
-  const tokens = text.split(/\s+/).filter((t) => t.length > 0);
-  if (tokens.length === 0) return '';
   // Weighted phrases (compounds, thesaurus expansions) are marked like quoted ones; a one-word expansion like a term.
   const weighted = query.weighted.map((w) => w.terms);
   const wanted = new Set([...query.terms, ...weighted.filter((w) => w.length === 1).flat()]);
+  const phraseList = [...query.phrases, ...weighted.filter((w) => w.length > 1)];
+  const { starts, ends, terms } = scan(text, [...wanted, ...phraseList.flat()], phraseList.length > 0);
+  const n = starts.length;
+  if (n === 0) return '';
   // What each token matches, counted once per window: the scored term it holds, and the phrase it is part of.
-  const matches = tokens.map((tok) => tokenTerms(tok).find((t) => wanted.has(t)) ?? null);
-  const phrases = phraseTokens(tokens, [...query.phrases, ...weighted.filter((w) => w.length > 1)]);
-  const hit = (i: number) => matches[i] !== null || phrases[i] !== null;
+  const matches = new Map<number, string>();
+  for (const [i, ts] of terms) {
+    const m = ts.find((t) => wanted.has(t));
+    if (m !== undefined) matches.set(i, m);
+  }
+  const phrases = phraseTokens(terms, phraseList);
+  const hits = [...new Set([...matches.keys(), ...phrases.keys()])].sort((a, b) => a - b);
+  // Windows of WINDOW tokens every STEP, slid along the hits: what each holds, counted by what it matches.
+  const held = new Map<string, number>();
+  const move = (i: number, by: 1 | -1) => {
+    for (const key of [matches.get(i), phrases.has(i) ? `"${phrases.get(i)}` : undefined]) if (key !== undefined) {
+      const count = (held.get(key) ?? 0) + by;
+      if (count === 0) held.delete(key);
+      else held.set(key, count);
+    }
+  };
   let best = 0;
   let bestScore = -1;
-  const seen = new Set<string>();
-  for (let start = 0; start < Math.max(1, tokens.length - WINDOW + 1); start += STEP) {
-    seen.clear();
-    let hits = 0;
-    for (let i = start; i < Math.min(tokens.length, start + WINDOW); i++) {
-      const m = matches[i];
-      const p = phrases[i];
-      if (m !== null) seen.add(m);
-      if (p !== null) seen.add(`"${p}`);
-      if (m !== null || p !== null) hits++;
-    }
-    const score = seen.size * 100 + hits;
+  let first = 0; // hits[first..last) lie in the window
+  let last = 0;
+  for (let start = 0; start < Math.max(1, n - WINDOW + 1); start += STEP) {
+    for (; first < last && hits[first] < start; first++) move(hits[first], -1);
+    for (; last < hits.length && hits[last] < start + WINDOW; last++) move(hits[last], 1);
+    const score = held.size * 100 + (last - first);
     if (score > bestScore) {
       bestScore = score;
       best = start;
     }
   }
   // Open a few words before the first match so the context reads naturally.
-  let firstHit = best;
-  while (firstHit < tokens.length && !hit(firstHit)) firstHit++;
-  const start = firstHit < tokens.length ? Math.max(0, Math.min(best, firstHit - 6)) : best;
-  const end = Math.min(tokens.length, start + WINDOW);
-  const body = tokens.slice(start, end).map((t, i) => (hit(start + i) ? `**${t}**` : t)).join(' ');
-  return `${start > 0 ? '… ' : ''}${body}${end < tokens.length ? ' …' : ''}`;
+  const firstHit = hits.find((i) => i >= best);
+  const from = firstHit !== undefined ? Math.max(0, Math.min(best, firstHit - 6)) : best;
+  const to = Math.min(n, from + WINDOW);
+  const shown: string[] = [];
+  for (let i = from; i < to; i++) {
+    const token = text.slice(starts[i], ends[i]);
+    shown.push(matches.has(i) || phrases.has(i) ? `**${token}**` : token);
+  }
+  return `${from > 0 ? '… ' : ''}${shown.join(' ')}${to < n ? ' …' : ''}`;
+}
+
+/** JavaScript's `\s` beyond ASCII: what `split(/\s+/)` also splits on. */
+const isWideSpace = (c: number) => c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029
+  || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+/** ASCII characters by class: whitespace, digit, letter, other. */
+const [SPACE, DIGIT, LETTER, OTHER] = [1, 2, 3, 0];
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (c === 0x20 || (c >= 0x09 && c <= 0x0d) ? SPACE
+  : c >= 0x30 && c <= 0x39 ? DIGIT : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a ? LETTER : OTHER));
+
+/**
+ * The text's whitespace-delimited tokens (where each starts and ends) and the index terms of those that may hold one of
+ * `wanted`, by token: most tokens are never analysed. An ASCII token's words start where a run of its letters and
+ * digits does, and a stem or a stop term starts with its word's first letter, so a token with no run starting with a
+ * wanted term's first letter holds none; one with a digit (`067-24` is `67-24`) or a character beyond ASCII is always
+ * analysed. With `phrases`, a token turned away that holds words stands for them as one term matching nothing
+ * (a phrase cannot span it), and one without words (`—`) is left out, as indexTerms leaves it.
+ */
+function scan(text: string, wanted: string[], phrases: boolean): { starts: number[]; ends: number[]; terms: Map<number, readonly string[]> } {
+  const firsts = new Uint8Array(128);
+  for (const t of wanted) if (t.charCodeAt(0) < 128) firsts[t.charCodeAt(0) | 0x20] = 1;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const terms = new Map<number, readonly string[]>();
+  const NONE = [''];
+  let start = -1;
+  let candidate = false;
+  let word = false;
+  let inRun = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x20;
+    const cls = c < 128 ? ASCII_CLASS[c] : isWideSpace(c) ? SPACE : OTHER;
+    if (cls === SPACE) {
+      if (start >= 0) {
+        if (candidate) terms.set(starts.length, tokenTerms(text.slice(start, i)));
+        else if (phrases && word) terms.set(starts.length, NONE);
+        starts.push(start);
+        ends.push(i);
+        start = -1;
+      }
+      continue;
+    }
+    if (start < 0) {
+      start = i;
+      candidate = false;
+      word = false;
+      inRun = false;
+    }
+    if (candidate) continue;
+    if (c > 0x7f || cls === DIGIT) candidate = true;
+    else if (cls === LETTER) {
+      word = true;
+      if (!inRun && firsts[c | 0x20]) candidate = true;
+    }
+    inRun = cls === LETTER;
+  }
+  return { starts, ends, terms };
 }
 
 /**
- * For each token, the index of the first quoted phrase printed across it, or null: the phrase's index terms found in
- * order in the text's (a token such as `U.S.` holds two, a phrase may start or end inside one).
+ * For each token printing a quoted phrase, the index of the first such phrase: the phrase's index terms found in
+ * order in the tokens' (`terms`, see scan; a token such as `U.S.` holds two, a phrase may start or end inside one).
  */
-function phraseTokens(tokens: string[], phrases: string[][]): (number | null)[] {
-  const out: (number | null)[] = tokens.map(() => null);
+function phraseTokens(terms: Map<number, readonly string[]>, phrases: string[][]): Map<number, number> {
+  const out = new Map<number, number>();
   if (phrases.length === 0) return out;
   const sequence: string[] = [];
   const tokenOf: number[] = [];
-  tokens.forEach((tok, i) => {
-    for (const t of tokenTerms(tok)) {
+  for (const [i, ts] of terms) {
+    for (const t of ts) {
       sequence.push(t);
       tokenOf.push(i);
     }
-  });
+  }
   phrases.forEach((phrase, k) => {
     for (let s = 0; s + phrase.length <= sequence.length; s++) {
-      if (phrase.every((t, j) => sequence[s + j] === t)) for (let j = 0; j < phrase.length; j++) out[tokenOf[s + j]] ??= k;
+      if (phrase.every((t, j) => sequence[s + j] === t)) for (let j = 0; j < phrase.length; j++) if (!out.has(tokenOf[s + j])) out.set(tokenOf[s + j], k);
     }
   });
   return out;
