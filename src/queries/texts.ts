@@ -2,6 +2,7 @@
 // records (`index/item_records.bin`): a few small reads instead of decoding whole Parquet row groups. Where each entry
 // lies (an id, an offset and a length, from `<collection>_docs` or `item_record_refs`) is read once per release into
 // sorted arrays, so a lookup spends no query on it.
+import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -54,11 +55,14 @@ async function readById(release: Release, store: Store, ids: string[]): Promise<
   if (ids.length === 0) return new Map();
   const [refs, file] = await opened(release, store);
   const found = ids.map((id) => sortedIndexOf(refs.ids, id)).filter((i) => i >= 0);
-  const texts = await Promise.all(found.map(async (i) => {
-    const buf = Buffer.alloc(refs.bytes[i]);
-    await file.read(buf, 0, buf.length, refs.offsets[i]);
+  // A few KB each from a file of the release, in the page cache once read: a synchronous read takes ~3 µs of this
+  // thread, a promise's ~9 µs and a slot in the thread pool that DuckDB's queries wait for (one search reads 20).
+  const texts = found.map((i) => {
+    const buf = Buffer.allocUnsafe(refs.bytes[i]);
+    const read = readSync(file.fd, buf, 0, buf.length, refs.offsets[i]);
+    if (read !== buf.length) throw new Error(`${store.file}: ${read} of ${buf.length} bytes at ${refs.offsets[i]}`);
     return inflateRawSync(buf).toString('utf8');
-  }));
+  });
   return new Map(found.map((i, k) => [refs.ids[i], texts[k]]));
 }
 
