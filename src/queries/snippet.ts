@@ -67,15 +67,18 @@ const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (c === 0x20 || (c
 
 /**
  * The text's whitespace-delimited tokens (where each starts and ends) and the index terms of those that may hold one of
- * `wanted`, by token: most tokens are never analysed. An ASCII token's words start where a run of its letters and
- * digits does, and a stem or a stop term starts with its word's first letter, so a token with no run starting with a
- * wanted term's first letter holds none; one with a digit (`067-24` is `67-24`) or a character beyond ASCII is always
- * analysed. With `phrases`, a token turned away that holds words stands for them as one term matching nothing
- * (a phrase cannot span it), and one without words (`—`) is left out, as indexTerms leaves it.
+ * `wanted`, by token: most tokens are never analysed. In an ASCII token a word starts where a run of letters and
+ * digits does, and its index term (a stem, a stop term, a number with its digit groups joined) starts with the run's
+ * first character, lower-cased, but for a number whose leading zeros are dropped (`067-24` is `67-24`); so a token with
+ * no run starting with a wanted term's first character (or with a zero, when one starts with a digit) holds none. A
+ * token with a character beyond ASCII is always analysed. With `phrases`, a token turned away that holds words stands
+ * for them as one term matching nothing (a phrase cannot span it), and one without words (`—`) is left out, as
+ * indexTerms leaves it.
  */
 function scan(text: string, wanted: string[], phrases: boolean): { starts: number[]; ends: number[]; terms: Map<number, readonly string[]> } {
   const firsts = new Uint8Array(128);
   for (const t of wanted) if (t.charCodeAt(0) < 128) firsts[t.charCodeAt(0) | 0x20] = 1;
+  const digitFirst = wanted.some((t) => ASCII_CLASS[t.charCodeAt(0)] === DIGIT);
   const starts: number[] = [];
   const ends: number[] = [];
   const terms = new Map<number, readonly string[]>();
@@ -104,12 +107,13 @@ function scan(text: string, wanted: string[], phrases: boolean): { starts: numbe
       inRun = false;
     }
     if (candidate) continue;
-    if (c > 0x7f || cls === DIGIT) candidate = true;
-    else if (cls === LETTER) {
+    const alnum = cls === LETTER || cls === DIGIT;
+    if (c > 0x7f) candidate = true;
+    else if (alnum) {
       word = true;
-      if (!inRun && firsts[c | 0x20]) candidate = true;
+      if (!inRun && (firsts[c | 0x20] || (c === 0x30 && digitFirst))) candidate = true;
     }
-    inRun = cls === LETTER;
+    inRun = alnum;
   }
   return { starts, ends, terms };
 }
