@@ -78,7 +78,8 @@ t.test('text analysis: stopwords are positions for phrases and never scored term
   // Tokens that analysis would change at their first letter are analysed, not passed over.
   t.equal(snippet('Resolution No. 067-24 adopted', parseQuery('67-24')), 'Resolution No. **067-24** adopted', 'a padded number');
   t.equal(snippet('a grant of $2,237,020 (FY2016)', parseQuery('2237020 fy2016')), 'a grant of **$2,237,020** **(FY2016)**', 'an amount, a code');
-  t.equal(snippet('Ms. O’Brien of Café Lola', parseQuery('cafe obrien')), 'Ms. **O’Brien** of **Café** Lola', 'letters beyond ASCII');
+  t.equal(snippet('Ms. O’Brien of École Lola', parseQuery('ecole obrien')), 'Ms. **O’Brien** of **École** Lola', 'letters beyond ASCII');
+  t.equal(snippet('the\u00a0ﬁling\u2003date', parseQuery('file')), 'the **ﬁling** date', 'spaces and a ligature beyond ASCII');
   t.equal(snippet('it was not really adopted', parseQuery('"not adopted"')), 'it was not really **adopted**', 'a word between: no phrase');
   t.equal(snippet('public — convenience', parseQuery('"public convenience"')), '**public** — **convenience**', 'a dash holds no word');
 });

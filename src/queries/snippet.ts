@@ -57,9 +57,8 @@ export function snippet(text: string, query: ParsedQuery): string {
   return `${from > 0 ? '… ' : ''}${shown.join(' ')}${to < n ? ' …' : ''}`;
 }
 
-/** JavaScript's `\s` beyond ASCII: what `split(/\s+/)` also splits on. */
-const isWideSpace = (c: number) => c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029
-  || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+/** JavaScript's `\s`, what the tokens are split on, for the characters beyond ASCII (rare in these texts). */
+const WIDE_SPACE = /\s/;
 /** ASCII characters by class: whitespace, digit, letter, other. */
 const [SPACE, DIGIT, LETTER, OTHER] = [1, 2, 3, 0];
 const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (c === 0x20 || (c >= 0x09 && c <= 0x0d) ? SPACE
@@ -89,7 +88,7 @@ function scan(text: string, wanted: string[], phrases: boolean): { starts: numbe
   let inRun = false;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0x20;
-    const cls = c < 128 ? ASCII_CLASS[c] : isWideSpace(c) ? SPACE : OTHER;
+    const cls = c < 128 ? ASCII_CLASS[c] : WIDE_SPACE.test(text[i]) ? SPACE : OTHER;
     if (cls === SPACE) {
       if (start >= 0) {
         if (candidate) terms.set(starts.length, tokenTerms(text.slice(start, i)));
