@@ -59,7 +59,8 @@ export async function dropTables(db: DuckDBConnection): Promise<void> {
 }
 
 export interface CopyOptions {
-  orderBy: string;
+  /** null: the query's rows are in order already (a table read in insertion order, with preserve_insertion_order). */
+  orderBy: string | null;
   partitionBy?: string;
   rowGroupSize?: number;
 }
@@ -73,7 +74,7 @@ export async function copyOut(db: DuckDBConnection, query: string, target: strin
   const options = ['FORMAT parquet', 'COMPRESSION zstd', `ROW_GROUP_SIZE ${opts.rowGroupSize ?? 122880}`];
   if (opts.partitionBy) options.push(`PARTITION_BY (${opts.partitionBy})`, 'OVERWRITE');
   const to = opts.partitionBy ? target : `${target}.parquet`;
-  const copied = await db.runAndReadAll(`COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`);
+  const copied = await db.runAndReadAll(`COPY (${query}${opts.orderBy === null ? '' : ` ORDER BY ${opts.orderBy}`}) TO ${sqlString(to)} (${options.join(', ')})`);
   if (opts.partitionBy && Number(copied.getRows()[0][0]) === 0) {
     await mkdir(target, { recursive: true });
     const columns = `* EXCLUDE (${opts.partitionBy}), ${opts.partitionBy}`;
