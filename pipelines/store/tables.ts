@@ -1,5 +1,6 @@
 // Writes rows to Parquet through DuckDB: rows streamed out as NDJSON are read back with an explicit column list (no type
-// inference) as a typed table, and copied out sorted, single-threaded, so the same rows give the same bytes.
+// inference) as a typed table, and copied out in order (sorted, or a sorted table's insertion order), single-threaded,
+// so the same rows give the same bytes.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -26,7 +27,8 @@ export async function setMemoryLimit(db: DuckDBConnection, mb: number): Promise<
 }
 
 /**
- * A build's in-memory DuckDB: one thread (the same rows give the same bytes), spilling to `tempDir` past `memoryMb`;
+ * A build's in-memory DuckDB: one thread (the same rows give the same bytes; the index stage raises it while it builds
+ * tables whose values do not depend on it, index/bm25.ts), spilling to `tempDir` past `memoryMb`;
  * memory it frees goes back to the system (background purge, flushes after large tasks), so one stage does not peak on
  * top of what the one before held.
  */
