@@ -80,9 +80,10 @@ export class IndexSource {
 /**
  * Writes `<dir>/<name>_terms.parquet`, `_postings/part=N/` (see PART_POSTINGS), `_docs` (documents numbered `doc_no` in
  * doc_id order), `_stats`, `<name>_text.bin` (each document's text, raw-deflated, in doc_id order, at `text_offset` /
- * `text_bytes` in `_docs`) and `<name>_postings_store.bin` (postings-store.ts) from a closed IndexSource.
+ * `text_bytes` in `_docs`) and `<name>_postings_store.bin` (postings-store.ts) from a closed IndexSource. `threads`
+ * (default: the cores) build the tables in between; the same bytes come out at any number.
  */
-export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS): Promise<void> {
+export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS, threads = availableParallelism()): Promise<void> {
   const name = source.name;
   const [postingsTable, termsTable, docsTable, statsTable] = (['postings', 'terms', 'docs', 'stats'] as const).map((t) => indexTable(name, t));
   const table = `${name}_source`;
@@ -95,8 +96,10 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
   // Documents and terms are numbered in doc_id and term order, so the postings sort once, on two integers, into a
   // table whose insertion order the Parquet copy and the postings store both read. The tables are built on every core:
   // each row's values and the keys' order do not depend on the threads (the keys are unique; the sums and averages
-  // are over integers). The Parquet files are written on one, whose row groups then do not vary.
-  await db.run(`SET preserve_insertion_order = true; SET threads = ${availableParallelism()}`);
+  // are over integers). The Parquet files are written on the connection's own threads (one in the build), whose row
+  // groups then do not vary.
+  const [ownThreads, ownOrder] = (await db.runAndReadAll(`SELECT current_setting('threads')::INTEGER, current_setting('preserve_insertion_order')::BOOLEAN`)).getRowsJS()[0];
+  await db.run(`SET preserve_insertion_order = true; SET threads = ${threads}`);
   try {
     await db.run(`
       CREATE OR REPLACE TABLE ${statsTable} AS
@@ -123,12 +126,12 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
         FROM ${name}_tf p JOIN ${termsTable} t USING (term), ${statsTable} s
         ORDER BY t.term_no, p.doc_no;
       DROP TABLE ${name}_tf;
-      SET threads = 1;
+      SET threads = ${ownThreads};
     `);
     await copyOut(db, `SELECT * EXCLUDE (term_no, doc_no) FROM ${postingsTable}`, `${dir}/${postingsTable}`, { orderBy: null, partitionBy: 'part', rowGroupSize: 16384 });
     await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable });
   } finally {
-    await db.run('SET threads = 1; SET preserve_insertion_order = false');
+    await db.run(`SET threads = ${ownThreads}; SET preserve_insertion_order = ${ownOrder}`);
   }
   await copyOut(db, `SELECT * EXCLUDE (term_no) FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
   await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
