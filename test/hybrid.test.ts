@@ -251,7 +251,7 @@ async function loopbackEndpoint() {
     const out = new Map<string, TermRow>();
     if (!terms.length) return out;
     const r = await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet('${join(releaseDir, 'embedding_terms.parquet')}') WHERE term IN (${terms.map(() => '?').join(', ')})`, terms);
-    for (const [term, idf, row] of r.getRowsJson() as [string, number, number[]][]) out.set(term, { idf, row });
+    for (const [term, idf, row] of r.getRowsJson() as [string, number, number[]][]) out.set(term, { idf, row: Float32Array.from(row) });
     return out;
   });
   const state = { mode: 'ok' as 'ok' | '500' | 'slow' | 'flaky', requests: 0, auth: [] as (string | undefined)[], pending: new Set<ServerResponse>() };

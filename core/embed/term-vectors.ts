@@ -8,7 +8,7 @@ import { normalise, type Embedder } from './provider.ts';
 /** A term's weight and vector (its row of the model). */
 export interface TermRow {
   idf: number;
-  row: Float32Array | number[];
+  row: Float32Array;
 }
 
 /** The rows of the given terms: a Map in the pipeline, SQL over the release's `embedding_terms` on the server. */
@@ -40,11 +40,13 @@ export class TermVectorEmbedder implements Embedder {
   /** The lookup over a model in memory. */
   static lookupOf(m: TermModel): TermLookup {
     const index = new Map(m.terms.map((t, i) => [t, i]));
+    const rows: TermRow[] = []; // made once per term, as asked for: a batch of texts asks for thousands
     return async (ts) => {
       const out = new Map<string, TermRow>();
       for (const t of ts) {
         const i = index.get(t);
-        if (i !== undefined) out.set(t, { idf: m.idf[i], row: m.projection.subarray(i * m.dim, (i + 1) * m.dim) });
+        if (i !== undefined)
+          out.set(t, (rows[i] ??= { idf: m.idf[i], row: m.projection.subarray(i * m.dim, (i + 1) * m.dim) }));
       }
       return out;
     };
@@ -56,20 +58,19 @@ export class TermVectorEmbedder implements Embedder {
       for (const t of this.termsOf(text)) tf.set(t, (tf.get(t) ?? 0) + 1);
       return tf;
     });
-    const terms = [...new Set(counts.flatMap((c) => [...c.keys()]))].sort();
-    const found = await this.lookup(terms);
-    const rows = terms.map((t) => found.get(t));
-    const rank = new Map(terms.map((t, i) => [t, i]));
+    const distinct = new Set<string>();
+    for (const tf of counts) for (const t of tf.keys()) distinct.add(t);
+    const found = await this.lookup([...distinct].sort());
+    const dim = this.dim;
     return counts.map((tf) => {
-      const v = new Float64Array(this.dim);
-      // A text's terms in sorted order (by their rank among all the texts' terms), so its vector sums in the same order
-      // whichever texts it is embedded with.
-      for (const i of Uint32Array.from(tf.keys(), (t) => rank.get(t)!).sort()) {
-        const r = rows[i];
+      const v = new Float64Array(dim);
+      // A text's terms in sorted order, so its vector sums in the same order whichever texts it is embedded with.
+      for (const t of [...tf.keys()].sort()) {
+        const r = found.get(t);
         if (!r) continue;
-        const w = (1 + Math.log(tf.get(terms[i])!)) * r.idf;
+        const w = (1 + Math.log(tf.get(t)!)) * r.idf;
         const row = r.row;
-        for (let d = 0; d < this.dim; d++) v[d] += w * row[d];
+        for (let d = 0; d < dim; d++) v[d] += w * row[d];
       }
       return normalise(v);
     });
