@@ -186,14 +186,9 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       await dropTables(db); // written out: the index stage needs the memory
       await setMemoryLimit(db, memory.index);
       const bar = quiet ? null : stage('index', COLLECTIONS.length);
-      const reader = await instance.connect();
-      try {
-        for (const name of COLLECTIONS) {
-          await writeBm25(db, reader, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart, opts.indexThreads);
-          bar?.tick();
-        }
-      } finally {
-        reader.closeSync();
+      for (const name of COLLECTIONS) {
+        await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart, opts.indexThreads);
+        bar?.tick();
       }
       bar?.done();
       embeddings = await embedding?.result;

@@ -81,10 +81,9 @@ export class IndexSource {
  * Writes `<dir>/<name>_terms.parquet`, `_postings/part=N/` (see PART_POSTINGS), `_docs` (documents numbered `doc_no` in
  * doc_id order), `_stats`, `<name>_text.bin` (each document's text, raw-deflated, in doc_id order, at `text_offset` /
  * `text_bytes` in `_docs`) and `<name>_postings_store.bin` (postings-store.ts) from a closed IndexSource. `threads`
- * (default: the cores) build the tables in between; the same bytes come out at any number. `reader`, a second
- * connection to db's DuckDB, reads the postings into the store while db copies them to Parquet.
+ * (default: the cores) build the tables in between; the same bytes come out at any number.
  */
-export async function writeBm25(db: DuckDBConnection, reader: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS, threads = availableParallelism()): Promise<void> {
+export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS, threads = availableParallelism()): Promise<void> {
   const name = source.name;
   const [postingsTable, termsTable, docsTable, statsTable] = (['postings', 'terms', 'docs', 'stats'] as const).map((t) => indexTable(name, t));
   const table = `${name}_source`;
@@ -129,20 +128,14 @@ export async function writeBm25(db: DuckDBConnection, reader: DuckDBConnection, 
       DROP TABLE ${name}_tf;
       SET threads = ${ownThreads};
     `);
-    // The Parquet copies run on db's thread while the postings store, on the main thread, reads through `reader`.
-    const settled = await Promise.allSettled([
-      (async () => {
-        await copyOut(db, `SELECT * EXCLUDE (term_no, doc_no) FROM ${postingsTable}`, `${dir}/${postingsTable}`, { orderBy: null, partitionBy: 'part', rowGroupSize: 16384 });
-        await copyOut(db, `SELECT * EXCLUDE (term_no) FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
-        await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
-        await copyOut(db, `SELECT * FROM ${statsTable}`, `${dir}/${statsTable}`, { orderBy: 'num_docs' });
-      })(),
-      writePostingsStore(reader, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable }),
-    ]);
-    for (const s of settled) if (s.status === 'rejected') throw s.reason;
+    await copyOut(db, `SELECT * EXCLUDE (term_no, doc_no) FROM ${postingsTable}`, `${dir}/${postingsTable}`, { orderBy: null, partitionBy: 'part', rowGroupSize: 16384 });
+    await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable });
   } finally {
     await db.run(`SET threads = ${ownThreads}; SET preserve_insertion_order = ${ownOrder}`);
   }
+  await copyOut(db, `SELECT * EXCLUDE (term_no) FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
+  await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
+  await copyOut(db, `SELECT * FROM ${statsTable}`, `${dir}/${statsTable}`, { orderBy: 'num_docs' });
   await db.run(`DROP TABLE ${postingsTable}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
 }
 
