@@ -44,8 +44,6 @@ export interface BuildOptions {
   history?: boolean;
   /** Postings per index part file (default PART_POSTINGS; tests make many small parts). */
   postingsPerPart?: number;
-  /** DuckDB threads building each index's tables (default: the cores; tests check that any number gives the same bytes). */
-  indexThreads?: number;
   /** Embed passages for hybrid search (default true; `EMBED=0` turns it off). */
   embed?: boolean;
   /** The stored model when no endpoint is configured: `glove` (default) or `lsa` (`EMBED=lsa`). */
@@ -187,7 +185,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       await setMemoryLimit(db, memory.index);
       const bar = quiet ? null : stage('index', COLLECTIONS.length);
       for (const name of COLLECTIONS) {
-        await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart, opts.indexThreads);
+        await writeBm25(db, rowFiles.indexes[name], join(staged, INDEX_DIR), opts.postingsPerPart);
         bar?.tick();
       }
       bar?.done();

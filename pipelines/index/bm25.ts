@@ -5,7 +5,6 @@
 // phrases, with idf and impact 0 and outside the document length, so they change no score. A text store beside the
 // tables lets the server read a few documents' text for snippets without decoding whole Parquet row groups.
 import { open } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -80,10 +79,9 @@ export class IndexSource {
 /**
  * Writes `<dir>/<name>_terms.parquet`, `_postings/part=N/` (see PART_POSTINGS), `_docs` (documents numbered `doc_no` in
  * doc_id order), `_stats`, `<name>_text.bin` (each document's text, raw-deflated, in doc_id order, at `text_offset` /
- * `text_bytes` in `_docs`) and `<name>_postings_store.bin` (postings-store.ts) from a closed IndexSource. `threads`
- * (default: the cores) build the tables in between; the same bytes come out at any number.
+ * `text_bytes` in `_docs`) and `<name>_postings_store.bin` (postings-store.ts) from a closed IndexSource.
  */
-export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS, threads = availableParallelism()): Promise<void> {
+export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS): Promise<void> {
   const name = source.name;
   const [postingsTable, termsTable, docsTable, statsTable] = (['postings', 'terms', 'docs', 'stats'] as const).map((t) => indexTable(name, t));
   const table = `${name}_source`;
@@ -93,50 +91,35 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
   await writeTextStore(db, `SELECT text_offset, text_bytes FROM ${table} ${docOrder}`, source.textPath, join(dir, textStoreFile(name)));
 
   const { k1, b } = ANALYSIS.bm25;
-  // Documents and terms are numbered in doc_id and term order, so the postings sort once, on two integers, into a
-  // table whose insertion order the Parquet copy and the postings store both read. The tables are built on every core:
-  // each row's values and the keys' order do not depend on the threads (the keys are unique; the sums and averages
-  // are over integers). The Parquet files are written on the connection's own threads (one in the build), whose row
-  // groups then do not vary.
-  const [ownThreads, ownOrder] = (await db.runAndReadAll(`SELECT current_setting('threads')::INTEGER, current_setting('preserve_insertion_order')::BOOLEAN`)).getRowsJS()[0];
-  await db.run(`SET preserve_insertion_order = true; SET threads = ${threads}`);
-  try {
-    await db.run(`
-      CREATE OR REPLACE TABLE ${statsTable} AS
-        SELECT count(*)::BIGINT AS num_docs, coalesce(avg(doclen), 0)::DOUBLE AS avgdl, ${k1}::DOUBLE AS k1, ${b}::DOUBLE AS b
-        FROM ${table};
-      CREATE OR REPLACE TABLE ${name}_tf AS
-        SELECT doc_no, doc_id, year, kind, doclen, p.t AS term, len(p.p)::INTEGER AS tf, p.p AS positions
-        FROM (SELECT (row_number() OVER (${docOrder}) - 1)::INTEGER AS doc_no, doc_id, year, kind, doclen, unnest(postings) AS p FROM ${table});
-      CREATE OR REPLACE TABLE ${termsTable} AS
-        SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${partPostings})::INTEGER AS part,
-               (row_number() OVER (ORDER BY term) - 1)::INTEGER AS term_no
-        FROM (SELECT term, count(*)::INTEGER AS df,
-                     CASE WHEN ${isStopTermSql('term')} THEN 0
-                          ELSE log((((SELECT num_docs FROM ${statsTable}) - count(*) + 0.5) / (count(*) + 0.5)) + 1) END::DOUBLE AS idf
-              FROM ${name}_tf GROUP BY term);
-      CREATE OR REPLACE TABLE ${docsTable} AS
-        SELECT (row_number() OVER (${docOrder}) - 1)::INTEGER AS doc_no, doc_id, year, kind, doclen,
-               coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
-        FROM ${table};
-      DROP TABLE ${table};
-      CREATE OR REPLACE TABLE ${postingsTable} AS
-        SELECT p.term, p.doc_id, p.year, p.kind, p.tf, p.doclen,
-               (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * p.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part, t.term_no, p.doc_no
-        FROM ${name}_tf p JOIN ${termsTable} t USING (term), ${statsTable} s
-        ORDER BY t.term_no, p.doc_no;
-      DROP TABLE ${name}_tf;
-      SET threads = ${ownThreads};
-    `);
-    await copyOut(db, `SELECT * EXCLUDE (term_no, doc_no) FROM ${postingsTable}`, `${dir}/${postingsTable}`, { orderBy: null, partitionBy: 'part', rowGroupSize: 16384 });
-    await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable });
-  } finally {
-    await db.run(`SET threads = ${ownThreads}; SET preserve_insertion_order = ${ownOrder}`);
-  }
-  await copyOut(db, `SELECT * EXCLUDE (term_no) FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
+  await db.run(`
+    CREATE OR REPLACE TABLE ${statsTable} AS
+      SELECT count(*)::BIGINT AS num_docs, coalesce(avg(doclen), 0)::DOUBLE AS avgdl, ${k1}::DOUBLE AS k1, ${b}::DOUBLE AS b
+      FROM ${table};
+    CREATE OR REPLACE TABLE ${name}_tf AS
+      SELECT doc_id, year, kind, p.t AS term, len(p.p)::INTEGER AS tf, p.p AS positions
+      FROM (SELECT doc_id, year, kind, unnest(postings) AS p FROM ${table});
+    CREATE OR REPLACE TABLE ${termsTable} AS
+      SELECT term, df, idf, (coalesce(sum(df) OVER (ORDER BY term ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) // ${partPostings})::INTEGER AS part
+      FROM (SELECT term, count(*)::INTEGER AS df,
+                   CASE WHEN ${isStopTermSql('term')} THEN 0
+                        ELSE log((((SELECT num_docs FROM ${statsTable}) - count(*) + 0.5) / (count(*) + 0.5)) + 1) END::DOUBLE AS idf
+            FROM ${name}_tf GROUP BY term);
+    CREATE OR REPLACE TABLE ${docsTable} AS
+      SELECT (row_number() OVER (${docOrder}) - 1)::INTEGER AS doc_no, doc_id, year, kind, doclen,
+             coalesce(sum(text_bytes) OVER (${docOrder} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::BIGINT AS text_offset, text_bytes
+      FROM ${table};
+  `);
+  const postings = `
+    SELECT p.term, p.doc_id, p.year, p.kind, p.tf, d.doclen,
+           (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part
+    FROM ${name}_tf p JOIN ${termsTable} t USING (term) JOIN ${docsTable} d USING (doc_id), ${statsTable} s`;
+  await copyOut(db, postings, `${dir}/${postingsTable}`, { orderBy: 'term, doc_id', partitionBy: 'part', rowGroupSize: 16384 });
+  await copyOut(db, `SELECT * FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
   await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
   await copyOut(db, `SELECT * FROM ${statsTable}`, `${dir}/${statsTable}`, { orderBy: 'num_docs' });
-  await db.run(`DROP TABLE ${postingsTable}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
+  const parts = (await db.runAndReadAll(`SELECT DISTINCT part FROM ${termsTable} ORDER BY part`)).getRowsJS().map((r) => Number(r[0]));
+  await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable, parts });
+  await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
 }
 
 /** Copies the scratch store's texts to `target` in the query's order (rows of offset, bytes); adjacent ones in one read. */

@@ -1,5 +1,5 @@
-// The postings store of one collection (core/lake/format.ts postingsStoreFile, lake/README.md): read from the sorted
-// postings table the Parquet files were just written from, and laid out for ranking in JavaScript: per term its
+// The postings store of one collection (core/lake/format.ts postingsStoreFile, lake/README.md): read back from the
+// postings Parquet just written, part by part in term order, and laid out for ranking in JavaScript: per term its
 // impacts (float64) and document numbers (u32), its positions in a section of their own (varints), then the term
 // directory, the doc table and a JSON footer. Same tables in, same bytes out: every value is written in a fixed order.
 import { createReadStream } from 'node:fs';
@@ -8,6 +8,7 @@ import { endianness } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBListVector, DuckDBVector } from '@duckdb/node-api';
 import { POSTINGS_STORE_MAGIC, POSTINGS_STORE_SECTIONS, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
+import { sqlString } from '../../core/sql.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
 
 /** Appends `n` as an unsigned LEB128 varint to `out` at `at`; returns the next free byte. */
@@ -45,10 +46,9 @@ const bytesOf = (a: Float64Array | Uint32Array | Uint16Array | Uint8Array) => Bu
 
 /**
  * Writes `<dir>/<name>_postings_store.bin` from the collection's docs table (`docs`: doc_no, doc_id, year, kind) and
- * its postings table (`postings`: term_no, term, doc_no, impact, positions), read in insertion order: by term, then
- * doc_no.
+ * its postings part files under `<dir>/<postings>/` (`parts`: their part numbers, in term order).
  */
-export async function writePostingsStore(db: DuckDBConnection, name: Collection, dir: string, scratch: string, tables: { docs: string; postings: string }): Promise<void> {
+export async function writePostingsStore(db: DuckDBConnection, name: Collection, dir: string, scratch: string, tables: { docs: string; postings: string; parts: number[] }): Promise<void> {
   if (endianness() !== 'LE') throw new Error('the postings store is little-endian; this machine is not');
   const target = join(dir, postingsStoreFile(name));
   const out = await AppendFile.create(target);
@@ -88,30 +88,33 @@ export async function writePostingsStore(db: DuckDBConnection, name: Collection,
         docs = [];
       };
       // Read column by column from DuckDB's chunks: a JavaScript row (and an array of positions) per posting was most
-      // of the index stage's time on the main thread, and its garbage. A term's text is decoded where its number changes.
-      const reader = await db.stream(`SELECT term_no, term, doc_no, impact, coalesce(positions, []) AS positions FROM ${tables.postings}`);
-      let termNo = -1;
-      for (let chunk = await reader.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await reader.fetchChunk()) {
-        const [termNoColumn, termColumn, docColumn, impactColumn] = [0, 1, 2, 3].map((c) => chunk.getColumnVector(c));
-        const lists = chunk.getColumnVector(4) as DuckDBListVector;
-        for (let r = 0; r < chunk.rowCount; r++) {
-          const t = termNoColumn.getItem(r) as number;
-          if (t !== termNo) {
-            await flush();
-            termNo = t;
-            term = termColumn.getItem(r) as string;
+      // of the index stage's time on the main thread, and its garbage.
+      for (const part of tables.parts) {
+        const files = sqlString(join(dir, tables.postings, `part=${part}`, '*.parquet'));
+        const reader = await db.stream(`
+          SELECT p.term, d.doc_no, p.impact, coalesce(p.positions, []) AS positions FROM read_parquet(${files}, hive_partitioning = false) p JOIN ${tables.docs} d USING (doc_id)
+          ORDER BY p.term, d.doc_no`);
+        for (let chunk = await reader.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await reader.fetchChunk()) {
+          const [termColumn, docColumn, impactColumn] = [0, 1, 2].map((c) => chunk.getColumnVector(c));
+          const lists = chunk.getColumnVector(3) as DuckDBListVector;
+          for (let r = 0; r < chunk.rowCount; r++) {
+            const t = termColumn.getItem(r) as string;
+            if (t !== term) {
+              await flush();
+              term = t;
+            }
+            impacts.push(impactColumn.getItem(r) as number);
+            docs.push(docColumn.getItem(r) as number);
+            const count = lists.getEntryLength(r);
+            const room = 5 + 5 * count;
+            if (used + room > piece.length) {
+              await positions.append(piece.subarray(0, used)); // kept by the file until written: the next piece is new
+              piece = Buffer.allocUnsafe(Math.max(POSITIONS_PIECE, room));
+              used = 0;
+            }
+            if (room > body.length) body = Buffer.allocUnsafe(room);
+            used = encodePositions(lists.childVector, lists.getEntryOffset(r), count, piece, used, body);
           }
-          impacts.push(impactColumn.getItem(r) as number);
-          docs.push(docColumn.getItem(r) as number);
-          const count = lists.getEntryLength(r);
-          const room = 5 + 5 * count;
-          if (used + room > piece.length) {
-            await positions.append(piece.subarray(0, used)); // kept by the file until written: the next piece is new
-            piece = Buffer.allocUnsafe(Math.max(POSITIONS_PIECE, room));
-            used = 0;
-          }
-          if (room > body.length) body = Buffer.allocUnsafe(room);
-          used = encodePositions(lists.childVector, lists.getEntryOffset(r), count, piece, used, body);
         }
       }
       await flush();

@@ -1,6 +1,5 @@
 // Writes rows to Parquet through DuckDB: rows streamed out as NDJSON are read back with an explicit column list (no type
-// inference) as a typed table, and copied out in order (sorted, or a sorted table's insertion order), single-threaded,
-// so the same rows give the same bytes.
+// inference) as a typed table, and copied out sorted, single-threaded, so the same rows give the same bytes.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -27,8 +26,7 @@ export async function setMemoryLimit(db: DuckDBConnection, mb: number): Promise<
 }
 
 /**
- * A build's in-memory DuckDB: one thread (the same rows give the same bytes; the index stage raises it while it builds
- * tables whose values do not depend on it, index/bm25.ts), spilling to `tempDir` past `memoryMb`;
+ * A build's in-memory DuckDB: one thread (the same rows give the same bytes), spilling to `tempDir` past `memoryMb`;
  * memory it frees goes back to the system (background purge, flushes after large tasks), so one stage does not peak on
  * top of what the one before held.
  */
@@ -61,8 +59,7 @@ export async function dropTables(db: DuckDBConnection): Promise<void> {
 }
 
 export interface CopyOptions {
-  /** null: the query's rows are in order already (a table read in insertion order, with preserve_insertion_order). */
-  orderBy: string | null;
+  orderBy: string;
   partitionBy?: string;
   rowGroupSize?: number;
 }
@@ -76,7 +73,7 @@ export async function copyOut(db: DuckDBConnection, query: string, target: strin
   const options = ['FORMAT parquet', 'COMPRESSION zstd', `ROW_GROUP_SIZE ${opts.rowGroupSize ?? 122880}`];
   if (opts.partitionBy) options.push(`PARTITION_BY (${opts.partitionBy})`, 'OVERWRITE');
   const to = opts.partitionBy ? target : `${target}.parquet`;
-  const copied = await db.runAndReadAll(`COPY (${query}${opts.orderBy === null ? '' : ` ORDER BY ${opts.orderBy}`}) TO ${sqlString(to)} (${options.join(', ')})`);
+  const copied = await db.runAndReadAll(`COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`);
   if (opts.partitionBy && Number(copied.getRows()[0][0]) === 0) {
     await mkdir(target, { recursive: true });
     const columns = `* EXCLUDE (${opts.partitionBy}), ${opts.partitionBy}`;
