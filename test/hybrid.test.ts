@@ -244,16 +244,36 @@ t.test('the built-in LSA model stays selectable', async (t) => {
   t.same([body.retrieval.used, body.retrieval.embeddingModel], ['hybrid', built.embeddings.model]);
 });
 
-/** The release's GloVe model behind an OpenAI-compatible endpoint, with switchable failures. */
-async function loopbackEndpoint() {
+/** The release's GloVe model, its terms looked up with SQL (the way an endpoint or a server could hold it). */
+async function releaseGlove(): Promise<GloveEmbedder> {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
-  const glove = new GloveEmbedder('loopback-glove', 100, async (terms) => {
+  return new GloveEmbedder('loopback-glove', 100, async (terms) => {
     const out = new Map<string, TermRow>();
     if (!terms.length) return out;
     const r = await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet('${join(releaseDir, 'embedding_terms.parquet')}') WHERE term IN (${terms.map(() => '?').join(', ')})`, terms);
     for (const [term, idf, row] of r.getRowsJson() as [string, number, number[]][]) out.set(term, { idf, row: Float32Array.from(row) });
     return out;
   });
+}
+
+t.test('a text embeds to the same vector, to the bit, alone or in either order of a batch', async (t) => {
+  const glove = await releaseGlove();
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  const texts = (await db.runAndReadAll(`SELECT text FROM read_parquet('${join(releaseDir, 'pages', '**', '*.parquet')}') WHERE indexed ORDER BY page_id LIMIT 64`))
+    .getRows().map(([text]) => String(text));
+  t.equal(texts.length, 64, '64 page texts');
+  const bits = (vs: Float32Array[]) => vs.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex'));
+  const batch = bits(await glove.embed(texts));
+  t.equal(batch.filter((hex) => /[1-9a-f]/.test(hex)).length, 64, 'every page has words the model knows');
+  t.same(bits((await glove.embed([...texts].reverse())).reverse()), batch, 'the batch reversed');
+  const alone: Float32Array[] = [];
+  for (const text of texts) alone.push(...(await glove.embed([text])));
+  t.same(bits(alone), batch, 'each text alone');
+});
+
+/** The release's GloVe model behind an OpenAI-compatible endpoint, with switchable failures. */
+async function loopbackEndpoint() {
+  const glove = await releaseGlove();
   const state = { mode: 'ok' as 'ok' | '500' | 'slow' | 'flaky', requests: 0, auth: [] as (string | undefined)[], pending: new Set<ServerResponse>() };
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     let body = '';

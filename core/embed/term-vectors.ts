@@ -60,11 +60,12 @@ export class TermVectorEmbedder implements Embedder {
     });
     const distinct = new Set<string>();
     for (const tf of counts) for (const t of tf.keys()) distinct.add(t);
-    const found = await this.lookup([...distinct].sort());
+    const found = await this.lookup([...distinct]);
     const dim = this.dim;
     return counts.map((tf) => {
       const v = new Float64Array(dim);
-      // A text's terms in sorted order, so its vector sums in the same order whichever texts it is embedded with.
+      // A text's terms in sorted order, whichever texts it is embedded with: the order every release's vectors were
+      // summed in, so a vector recomputed now equals the stored one to the bit.
       for (const t of [...tf.keys()].sort()) {
         const r = found.get(t);
         if (!r) continue;
