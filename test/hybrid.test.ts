@@ -244,7 +244,7 @@ t.test('the built-in LSA model stays selectable', async (t) => {
   t.same([body.retrieval.used, body.retrieval.embeddingModel], ['hybrid', built.embeddings.model]);
 });
 
-/** The release's GloVe model, its terms looked up with SQL (the way an endpoint or a server could hold it). */
+/** The release's GloVe model, its terms looked up with SQL over `embedding_terms.parquet`, not held in memory. */
 async function releaseGlove(): Promise<GloveEmbedder> {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   return new GloveEmbedder('loopback-glove', 100, async (terms) => {

@@ -11,7 +11,7 @@ export interface TermRow {
   row: Float32Array;
 }
 
-/** The rows of the given terms: a Map in the pipeline, SQL over the release's `embedding_terms` on the server. */
+/** The rows of the given terms: from a model held in memory (`lookupOf`) in the pipeline and on the server. */
 export type TermLookup = (terms: string[]) => Promise<Map<string, TermRow>>;
 
 /** A model held in memory: sorted terms, their idf, and `terms.length × dim` row-major vectors. */
