@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { popplerVersion } from './extract/pdftotext.ts';
-import { legistarExports } from './sources.ts';
+import { exportFiles } from './exports/shapes.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,8 +33,8 @@ export function codeKey(dirs: string[]): string {
 export function buildInputKey(corpus: string): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(join(corpus, 'MANIFEST.tsv')));
-  const { legislation, history } = legistarExports(corpus);
-  for (const file of [...legislation, ...history]) hash.update(relative(corpus, file)).update(readFileSync(file));
+  for (const name of exportFiles(corpus))
+    hash.update(`legistar/${name}`).update(readFileSync(join(corpus, 'legistar', name)));
   for (const dir of ['core', 'pipelines']) hashTree(hash, join(ROOT, dir));
   hash.update(popplerVersion());
   return hash.digest('hex').slice(0, 16);
