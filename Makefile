@@ -7,6 +7,7 @@ HOST ?= 127.0.0.1
 SCALE ?= 1
 DEST ?= .cache/corpus
 SINCE ?=
+PLAN ?=
 
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
@@ -39,9 +40,10 @@ test: install typecheck lint
 	sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' .cache/test.log | grep -E '^Asserts:' | tail -1 | \
 	awk '{ print $$2 " passed, " $$4 " failed" }'; exit $$status
 
-# Fetch new and changed agendas/minutes into $(DEST) (pdfs/ + MANIFEST.tsv); exit 1 if any document failed.
+# Fetch new and changed agendas/minutes into $(DEST) (pdfs/ + MANIFEST.tsv, legistar/meeting_items.csv) and write
+# $(DEST)/fetch-report.json; exit 1 if any source or document failed. PLAN=1: print what would be fetched, download nothing.
 fetch: install
-	$(TSX) pipelines/fetch/cli.ts --dest $(DEST) $(if $(SINCE),--since $(SINCE))
+	$(TSX) pipelines/fetch/cli.ts --dest $(DEST) $(if $(SINCE),--since $(SINCE)) $(if $(filter-out 0,$(PLAN)),--plan)
 
 # Fetch, then build a release from $(DEST): an unchanged corpus has the same content hash and publishes nothing;
 # a running server picks up the new lake/current by itself. Exits non-zero if any document failed to fetch.
@@ -85,7 +87,8 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/embed/term-vectors.ts core
   src/queries/releases.ts src/mcp/links.ts src/mcp/tools/get-meeting.ts test/docs.test.ts test/housing-signals.test.ts \
   test/coverage.test.ts src/http/openapi.ts scripts test/openapi.test.ts test/openapi-client src/http/cache.ts \
   src/http/compress.ts src/render/html/problems.ts test/conventions.test.ts \
-  test/archive.test.ts src/render/arrow/records.ts test/document.ts test/openapi-requests.ts
+  test/archive.test.ts src/render/arrow/records.ts test/document.ts test/openapi-requests.ts \
+  pipelines/fetch/*.ts pipelines/fetch/sources test/fetch*.ts test/mirror
 
 # eslint (eslint.config.js: typescript-eslint, and the import directions of ARCHITECTURE.md), prettier over
 # PRETTIER_SCOPE, no import cycles (madge), and the two seams: pipelines/ import nothing from src/, queries nothing

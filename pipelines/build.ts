@@ -17,6 +17,7 @@ import { stage } from './progress.ts';
 import { writeChanges, type PreviousRelease } from './publish/changes.ts';
 import { loadLegislativeFiles } from './publish/legislative-files.ts';
 import { loadLegistar } from './publish/legistar.ts';
+import { readExports, writeExportRows, type Exports } from './exports/shapes.ts';
 import { COVERAGE_SQL } from '../core/lake/coverage.ts';
 import { releaseIdOf } from '../core/lake/ids.ts';
 import { currentReleaseId, listFiles, prune, publish, stagingDir, writeChecksums, writeJson } from './publish/release.ts';
@@ -114,7 +115,7 @@ const KEYED_TABLES = new Set<string>(['pages']);
 const READ_AGAIN = new Set<Table>(['documents', 'items', 'roll_calls', 'positions', 'comments', 'supervisors']);
 
 /** Every table to Parquet (and the item record store, the legislative files, coverage, the change log); returns the changes. */
-async function writeTables(db: DuckDBConnection, corpus: string, rowFiles: RowFiles, staged: string, scratch: string, previous: PreviousRelease | null, quiet: boolean): Promise<ChangeCounts> {
+async function writeTables(db: DuckDBConnection, exports: Exports, rowFiles: RowFiles, staged: string, scratch: string, previous: PreviousRelease | null, quiet: boolean): Promise<ChangeCounts> {
   const bar = quiet ? null : stage('tables', TABLES.length + 2);
   for (const table of TABLES) {
     let rows = ndjsonQuery(COLUMNS[table], rowFiles.path(table));
@@ -124,13 +125,13 @@ async function writeTables(db: DuckDBConnection, corpus: string, rowFiles: RowFi
     }
     const key = Object.keys(COLUMNS[table])[0];
     const partitioned = 'year' in COLUMNS[table] && table !== 'problems';
-    await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : key, partitionBy: partitioned ? 'year' : undefined, rowGroupSize: KEYED_TABLES.has(table) ? KEYED_ROW_GROUP : undefined });
+    await copyOut(db, rows, join(staged, table), { orderBy: table === 'problems' ? 'document_id, page, kind, detail' : table === 'legistar_meeting_items' ? 'ALL' : key, partitionBy: partitioned ? 'year' : undefined, rowGroupSize: KEYED_TABLES.has(table) ? KEYED_ROW_GROUP : undefined });
     bar?.tick();
   }
   await mkdir(join(staged, INDEX_DIR), { recursive: true });
   await writeItemRecords(db, join(staged, INDEX_DIR), scratch);
   bar?.tick();
-  await loadLegistar(db, corpus);
+  await loadLegistar(db, exports);
   await loadLegislativeFiles(db);
   await copyOut(db, 'SELECT * FROM legislative_files', join(staged, 'legislative_files'), { orderBy: 'file_number', rowGroupSize: KEYED_ROW_GROUP });
   await copyOut(db, COVERAGE_SQL, join(staged, 'coverage'), { orderBy: 'meeting_date' });
@@ -166,6 +167,9 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     const scratch = join(staged, '.scratch');
     await mkdir(scratch, { recursive: true });
     const rowFiles = await RowFiles.create(scratch);
+    // Legistar exports: any file under legistar/, classified by its header; one of unknown shape is a problem row.
+    const exports = await readExports(opts.corpus);
+    await writeExportRows(rowFiles, exports);
     await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
     const memory = memoryBudget(opts.memoryMb ?? BUILD_MEMORY_MB, opts.embed !== false);
@@ -180,7 +184,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     let embeddings: EmbeddingsEntry | undefined;
     let changes: ChangeCounts;
     try {
-      changes = await writeTables(db, opts.corpus, rowFiles, staged, scratch, previous, quiet);
+      changes = await writeTables(db, exports, rowFiles, staged, scratch, previous, quiet);
       await dropTables(db); // written out: the index stage needs the memory
       await setMemoryLimit(db, memory.index);
       const bar = quiet ? null : stage('index', COLLECTIONS.length);

@@ -11,6 +11,7 @@ import { judge } from '../pipelines/extract/pages.ts';
 import { Release } from '../src/lake/release.ts';
 import { loadLegislativeFiles } from '../pipelines/publish/legislative-files.ts';
 import { loadLegistar } from '../pipelines/publish/legistar.ts';
+import { readExports } from '../pipelines/exports/shapes.ts';
 import { sha256Of } from '../core/lake/format.ts';
 import { currentReleaseId, listFiles, pointCurrent } from '../pipelines/publish/release.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
@@ -102,7 +103,7 @@ t.test('legislative files built in many batches of file numbers equal the releas
   const table = (name: string) => `read_parquet('${join(dir, name)}/**/*.parquet', hive_partitioning = true)`;
   await db.run(`CREATE TABLE items AS SELECT * FROM ${table('items')}; CREATE TABLE roll_calls AS SELECT * FROM ${table('roll_calls')}`);
   t.teardown(() => { db.closeSync(); instance.closeSync(); });
-  await loadLegistar(db, CORPUS);
+  await loadLegistar(db, await readExports(CORPUS));
   await loadLegislativeFiles(db, 500);
   const count = async (sql: string) => Number((await db.runAndReadAll(`SELECT count(*)::INTEGER FROM (${sql})`)).getRows()[0][0]);
   const released = `SELECT * FROM read_parquet('${join(dir, 'legislative_files.parquet')}')`;

@@ -63,6 +63,18 @@ export const RESULTS = [
 ] as const;
 export type Result = (typeof RESULTS)[number];
 
+/** The results that say the vote went against what was moved (the rest, `carried` included, say it went through). */
+export const FAILING_RESULTS: readonly Result[] = [
+  'not-passed',
+  'not-adopted',
+  'not-approved',
+  'not-amended',
+  'not-continued',
+  'failed',
+  'rejected',
+  'disapproved',
+];
+
 // ---------------------------------------------------------------------------------------------------------------
 // Paths
 
@@ -203,6 +215,24 @@ export const COLUMNS = {
     name_variants: 'VARCHAR[]',
   },
   problems: { document_id: 'VARCHAR', page: 'INTEGER', kind: 'VARCHAR', detail: 'VARCHAR' },
+  /**
+   * What Legistar's meeting pages (MeetingDetail.aspx) record of each file at a meeting, from the corpus's
+   * `legistar/meeting_items.csv` (pipelines/exports/): a second witness to the roll calls of the minutes.
+   */
+  legistar_meeting_items: {
+    meeting_date: 'DATE',
+    file_number: 'VARCHAR',
+    version: 'VARCHAR',
+    agenda_number: 'VARCHAR',
+    name: 'VARCHAR',
+    title: 'VARCHAR',
+    action: 'VARCHAR',
+    result: 'VARCHAR',
+    action_type: 'VARCHAR',
+    outcome: 'VARCHAR',
+    meeting_url: 'VARCHAR',
+    source: 'VARCHAR',
+  },
 } as const;
 
 export type Table = keyof typeof COLUMNS;
@@ -236,8 +266,8 @@ export const CHANGE_COLUMNS = {
 } as const;
 
 /**
- * `legislative_files.legistar`: what the Legistar exports of the corpus (`legistar/legislation_*.csv` and
- * `history_*.csv`) say of a file, beside the columns read from agendas and minutes; null where they do not list it.
+ * `legislative_files.legistar`: what the Legistar exports of the corpus (any file under `legistar/` whose header is a
+ * known shape: pipelines/exports/shapes.ts) say of a file, beside the columns read from agendas and minutes; null where they do not list it.
  */
 export const LEGISTAR_FIELDS = {
   type: 'VARCHAR',
@@ -253,6 +283,10 @@ export const LEGISTAR_FIELDS = {
   related_files: 'VARCHAR[]',
   url: 'VARCHAR',
   history: 'STRUCT(date DATE, version INTEGER, action_by VARCHAR, action VARCHAR, result VARCHAR)[]',
+  /** The export the row was read from and its shape: `legistar/legislation_2023.csv (scraped legislation)`. */
+  source: 'VARCHAR',
+  /** The export the history was read from and its shape, or null without one. */
+  history_source: 'VARCHAR',
 } as const;
 
 /** The snapshot entities (API name, lake table, key column), in the order a release's new changes are numbered. */

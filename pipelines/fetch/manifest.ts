@@ -4,11 +4,23 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.ts';
 
-export const COLUMNS = ['file', 'meeting_date', 'kind', 'pages', 'bytes', 'sha256', 'official_url', 'archive_url'] as const;
+export const COLUMNS = [
+  'file',
+  'meeting_date',
+  'kind',
+  'pages',
+  'bytes',
+  'sha256',
+  'official_url',
+  'archive_url',
+] as const;
 
 export type ManifestRow = Record<string, string>;
 
-export interface Manifest { columns: string[]; rows: Map<string, ManifestRow> }
+export interface Manifest {
+  columns: string[];
+  rows: Map<string, ManifestRow>;
+}
 
 export async function readManifest(dir: string): Promise<Manifest> {
   let text: string;
@@ -30,7 +42,9 @@ export async function readManifest(dir: string): Promise<Manifest> {
 
 export function formatManifest(m: Manifest): string {
   const clean = (v: string | undefined) => (v ?? '').replace(/[\t\r\n]/g, ' ');
-  const body = [...m.rows.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).map((r) => m.columns.map((c) => clean(r[c])).join('\t'));
+  const body = [...m.rows.values()]
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+    .map((r) => m.columns.map((c) => clean(r[c])).join('\t'));
   return [m.columns.join('\t'), ...body].join('\n') + '\n';
 }
 

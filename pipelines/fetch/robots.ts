@@ -1,13 +1,22 @@
 // robots.txt (RFC 9309): the group for our product token, else `*`; longest matching rule wins, Allow on a tie.
-import type { HttpClient } from './http.ts';
+import type { Guard, HttpClient } from './http.ts';
 
-interface Rule { allow: boolean; pattern: string; regex: RegExp }
+interface Rule {
+  allow: boolean;
+  pattern: string;
+  regex: RegExp;
+}
 
-export interface RobotsRules { allowed(pathAndQuery: string): boolean }
+export interface RobotsRules {
+  allowed(pathAndQuery: string): boolean;
+}
 
 function compile(pattern: string): RegExp {
   const anchored = pattern.endsWith('$');
-  const body = (anchored ? pattern.slice(0, -1) : pattern).split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const body = (anchored ? pattern.slice(0, -1) : pattern)
+    .split('*')
+    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${body}${anchored ? '$' : ''}`);
 }
 
@@ -37,7 +46,8 @@ export function parseRobots(text: string, userAgent: string): RobotsRules {
       let best: Rule | null = null;
       for (const r of rules) {
         if (!r.regex.test(path)) continue;
-        if (!best || r.pattern.length > best.pattern.length || (r.pattern.length === best.pattern.length && r.allow)) best = r;
+        if (!best || r.pattern.length > best.pattern.length || (r.pattern.length === best.pattern.length && r.allow))
+          best = r;
       }
       return best ? best.allow : true;
     },
@@ -47,10 +57,17 @@ export function parseRobots(text: string, userAgent: string): RobotsRules {
 const ALLOW_ALL: RobotsRules = { allowed: () => true };
 const DISALLOW_ALL: RobotsRules = { allowed: () => false };
 
-/** One robots.txt per origin, fetched once per run. */
+/**
+ * One robots.txt per origin, fetched once per run (its redirects followed, its size bounded by the client's maxTextBytes).
+ * `http` must be a client without a guard that consults these Robots: a guarded fetch of robots.txt would wait on itself.
+ */
 export class Robots {
   private cache = new Map<string, Promise<RobotsRules>>();
-  constructor(private http: HttpClient, private userAgent: string, private warn: (msg: string) => void = () => {}) {}
+  constructor(
+    private http: HttpClient,
+    private userAgent: string,
+    private warn: (msg: string) => void = () => {},
+  ) {}
 
   async allowed(url: string): Promise<boolean> {
     const u = new URL(url);
@@ -72,4 +89,13 @@ export class Robots {
       return DISALLOW_ALL;
     }
   }
+}
+
+/** The guard of every request and redirect hop: only the configured hosts, and only what their robots.txt allows. */
+export function hostGuard(allowedHosts: Set<string>, robots: Robots): Guard {
+  return async (url) => {
+    if (!allowedHosts.has(url.host)) return `host not among the configured sources: ${url.host}`;
+    if (!(await robots.allowed(url.href))) return `disallowed by robots.txt of ${url.host}`;
+    return null;
+  };
 }

@@ -21,7 +21,10 @@ export interface StateEntry {
   fetched_at: string;
 }
 
-export interface FetchState { version: 1; documents: Record<string, StateEntry> }
+export interface FetchState {
+  version: 1;
+  documents: Record<string, StateEntry>;
+}
 
 export const STATE_FILE = '.fetch-state.json';
 

@@ -1,5 +1,7 @@
 // The data-quality report: coverage (per document, and per year and kind), provenance, supervisor-name reconciliation
 // and the row-level problem list, all counted from the release's tables.
+import { FAILING_RESULTS } from '../../core/lake/format.ts';
+import { sqlString } from '../../core/sql.ts';
 import { pageId } from '../../core/lake/ids.ts';
 import type { RefusedRelease } from '../lake/lake.ts';
 import type { Release } from '../lake/release.ts';
@@ -7,7 +9,7 @@ import type { Row } from '../lake/pool.ts';
 import type { Links } from './links.ts';
 import { Params } from './sql.ts';
 
-export const QUALITY_SCHEMA_VERSION = '1.0.0';
+export const QUALITY_SCHEMA_VERSION = '1.1.0';
 
 /** Problem rows listed in the report; the whole list is the release's problems.parquet. */
 export const PROBLEM_ROWS = 5000;
@@ -67,7 +69,8 @@ export async function qualityReport(release: Release, links: Links, refused: Ref
     byYearKind.set(key, g);
   }
   const problemTotal = sum(byKind, 'n');
-  const cite = (p: Row) => ({ ...p, pageUrl: links.page(pageId(String(p.documentId), p.page as number)) });
+  // Page 0: a problem of a whole source (a Legistar export, a document left out), which has no page record.
+  const cite = (p: Row) => ({ ...p, pageUrl: Number(p.page) > 0 ? links.page(pageId(String(p.documentId), p.page as number)) : null });
   const n = names[0];
   return {
     schemaVersion: QUALITY_SCHEMA_VERSION,
@@ -106,5 +109,77 @@ export async function qualityReport(release: Release, links: Links, refused: Ref
       fileUrl: links.releaseFile(release.id, 'problems.parquet'),
       rows: problems.map(cite),
     },
+    legistarMeetings: await legistarWitness(release, links),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Legistar's meeting pages as a second witness to the minutes
+
+const FAILING = `(${FAILING_RESULTS.map(sqlString).join(', ')})`;
+/**
+ * Each Legistar meeting-item row of a meeting whose minutes the release holds, set beside the roll calls the minutes
+ * print for that file at that meeting. It agrees when one of them has its action type and result, a motion's
+ * `carried` (`failed`) standing for any result that went through (did not).
+ */
+const WITNESS = `
+WITH li AS (SELECT DISTINCT meeting_date, file_number, action, result, action_type, outcome, meeting_url, source FROM legistar_meeting_items),
+minutes AS (SELECT DISTINCT meeting_date FROM documents WHERE kind = 'minutes'),
+both_ AS (SELECT DISTINCT meeting_date FROM li JOIN minutes USING (meeting_date)),
+rc AS (SELECT r.* FROM roll_calls r JOIN documents d USING (document_id) WHERE d.kind = 'minutes' AND r.file_number IS NOT NULL),
+compared AS (
+  SELECT li.*,
+    EXISTS (SELECT 1 FROM rc WHERE rc.meeting_date = li.meeting_date AND rc.file_number = li.file_number) AS in_minutes,
+    EXISTS (SELECT 1 FROM rc WHERE rc.meeting_date = li.meeting_date AND rc.file_number = li.file_number AND rc.action_type = li.action_type
+      AND (rc.result = li.outcome OR (rc.result = 'carried' AND li.outcome NOT IN ${FAILING}) OR (rc.result = 'failed' AND li.outcome IN ${FAILING}))) AS agrees
+  FROM li WHERE meeting_date IN (SELECT meeting_date FROM both_))`;
+
+async function legistarWitness(release: Release, links: Links) {
+  if (!release.manifest.tables.legistar_meeting_items) return null; // a release built before the table
+  const [byMeeting, disagreements, meetings, [{ legistarRows }]] = await Promise.all([
+    release.pool.rows(`${WITNESS},
+      only_minutes AS (SELECT meeting_date, count(*) AS n FROM (SELECT DISTINCT meeting_date, file_number FROM rc WHERE meeting_date IN (SELECT meeting_date FROM both_)
+        EXCEPT SELECT meeting_date, file_number FROM li) GROUP BY ALL)
+      SELECT strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", count(*) FILTER (in_minutes)::INTEGER AS compared,
+        count(*) FILTER (in_minutes AND agrees)::INTEGER AS agreeing, count(*) FILTER (in_minutes AND NOT agrees)::INTEGER AS disagreeing,
+        count(*) FILTER (NOT in_minutes)::INTEGER AS "onlyInLegistar", coalesce(any_value(o.n), 0)::INTEGER AS "onlyInMinutes",
+        min(meeting_url) AS "meetingUrl"
+      FROM compared LEFT JOIN only_minutes o USING (meeting_date) GROUP BY meeting_date ORDER BY meeting_date`),
+    release.pool.rows(`${WITNESS},
+      last_rc AS (SELECT * FROM rc QUALIFY row_number() OVER (PARTITION BY meeting_date, file_number ORDER BY (rescinded_by IS NULL) DESC, sequence DESC) = 1)
+      SELECT strftime(c.meeting_date, '%Y-%m-%d') AS "meetingDate", c.file_number AS "fileNumber",
+        c.action AS l_action, c.result AS l_result, c.action_type AS l_type, c.outcome AS l_outcome, c.meeting_url AS l_url, c.source AS l_source,
+        r.roll_call_id, r.document_id, r.action AS m_action, r.action_type AS m_type, r.result AS m_result, r.page::INTEGER AS page, r.official_url AS m_url
+      FROM compared c JOIN last_rc r USING (meeting_date, file_number)
+      WHERE c.in_minutes AND NOT c.agrees ORDER BY ALL LIMIT ${PROBLEM_ROWS}`),
+    release.pool.rows(`WITH li AS (SELECT DISTINCT meeting_date FROM legistar_meeting_items),
+        minutes AS (SELECT DISTINCT meeting_date FROM documents WHERE kind = 'minutes')
+      SELECT strftime(meeting_date, '%Y-%m-%d') AS date, li.meeting_date IS NOT NULL AS legistar, m.meeting_date IS NOT NULL AS minutes
+      FROM li FULL JOIN minutes m USING (meeting_date) ORDER BY 1`),
+    release.pool.rows(`SELECT count(*)::INTEGER AS "legistarRows" FROM (SELECT DISTINCT meeting_date, file_number, action, result, action_type, outcome, meeting_url, source FROM legistar_meeting_items)`),
+  ]);
+  const total = (k: string) => byMeeting.reduce((n, m) => n + Number(m[k]), 0);
+  const dates = (pick: (m: Row) => boolean) => meetings.filter(pick).map((m) => String(m.date));
+  const both = dates((m) => Boolean(m.legistar && m.minutes));
+  const legistarOnly = dates((m) => Boolean(m.legistar && !m.minutes));
+  const minutesOnly = dates((m) => Boolean(!m.legistar && m.minutes));
+  return {
+    coverage: {
+      meetingsCompared: both,
+      legistarWithoutMinutes: legistarOnly,
+      minutesWithoutLegistar: minutesOnly.length,
+      statement: `${both.length} meeting${both.length === 1 ? '' : 's'} with both Legistar's meeting items and the minutes; ${legistarOnly.length} with Legistar's items only, ${minutesOnly.length} with minutes only (not compared).`,
+    },
+    counts: { ...Object.fromEntries(['compared', 'agreeing', 'disagreeing', 'onlyInLegistar', 'onlyInMinutes'].map((k) => [k, total(k)])), legistarRows },
+    byMeeting,
+    disagreements: disagreements.map((d) => ({
+      meetingDate: d.meetingDate,
+      fileNumber: d.fileNumber,
+      legistar: { action: d.l_action, result: d.l_result, actionType: d.l_type, outcome: d.l_outcome, meetingUrl: d.l_url, source: d.l_source },
+      minutes: {
+        rollCallId: d.roll_call_id, action: d.m_action, actionType: d.m_type, result: d.m_result, page: d.page, officialUrl: d.m_url,
+        pageUrl: links.page(pageId(String(d.document_id), Number(d.page))),
+      },
+    })),
   };
 }
