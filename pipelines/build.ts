@@ -5,7 +5,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { CHECKSUMS_FILE, COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type EmbeddingsEntry, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
+import { CHECKSUMS_FILE, COLLECTIONS, COLUMNS, INDEX_DIR, MANIFEST_FILE, readManifest, releaseDir, SCHEMA_VERSION, sha256Of, tablesOf, type ChangeCounts, type EmbeddingsEntry, type ExcludedInput, type Manifest, type ManifestFile, type Table } from '../core/lake/format.ts';
 import { sqlString } from '../core/sql.ts';
 import { ANALYSIS } from '../core/text/analysis.ts';
 import { EXTRACTOR } from './extract/pdf.ts';
@@ -63,21 +63,35 @@ export class LakeChanged extends Error {}
 
 export interface BuildResult { releaseId: string; published: boolean; dir: string; documents: number; pages: number; changes: ChangeCounts }
 
-/** Reads every document into the row files (closed when done), in corpus order. */
-async function readAll(sources: SourceDocument[], out: RowFiles, cacheDir: string | null, quiet: boolean): Promise<void> {
+/**
+ * Reads every document into the row files (closed when done), in corpus order; returns those read. A document that
+ * cannot be read, or whose cover prints another meeting's date, is left out: added to `excluded` and a problem row.
+ */
+async function readAll(sources: SourceDocument[], excluded: ExcludedInput[], out: RowFiles, cacheDir: string | null, quiet: boolean): Promise<SourceDocument[]> {
   const bar = quiet ? null : stage('read', sources.length);
+  const read: SourceDocument[] = [];
   try {
     for (const s of loadRoster()) await out.write('supervisors', supervisorRow(s));
+    let i = 0;
     for await (const doc of readDocuments(sources, { cacheDir })) {
-      if ('error' in doc) throw new SourceError(doc.error);
-      await out.append(doc);
+      const source = sources[i++];
+      if ('error' in doc) excluded.push({ file: source.file, documentId: source.id, kind: doc.kind, detail: doc.error });
+      else {
+        await out.append(doc);
+        read.push(source);
+      }
       bar?.tick();
     }
+    for (const e of excluded) await out.problem({ document_id: e.documentId ?? e.file, page: 0, kind: e.kind, detail: e.detail });
   } finally {
     await out.close();
   }
   bar?.done(`${out.count('documents')} documents, ${out.count('pages')} pages; ${out.count('items')} items, ${out.count('roll_calls')} roll calls, `
-    + `${out.count('positions')} positions, ${out.count('comments')} comments, ${out.count('problems')} problems`);
+    + `${out.count('positions')} positions, ${out.count('comments')} comments, ${out.count('problems')} problems`
+    + (excluded.length ? `; ${excluded.length} left out` : ''));
+  for (const e of excluded) if (!quiet) process.stderr.write(`  left out (${e.kind}): ${e.detail}\n`);
+  if (read.length === 0) throw new SourceError(`CORPUS: no document could be read; left out: ${excluded.map((e) => e.detail).join('; ')}`);
+  return read;
 }
 
 /**
@@ -159,8 +173,9 @@ export async function buildRelease(opts: BuildOptions): Promise<BuildResult> {
 async function buildLocked(opts: BuildOptions, startId: string | null): Promise<BuildResult> {
   const quiet = opts.quiet ?? false;
   const log = (line: string) => { if (!quiet) process.stderr.write(`${line}\n`); };
-  const sources = await readCorpus(opts.corpus);
-  log(`sources: ${sources.length} documents from ${opts.corpus}`);
+  const corpus = await readCorpus(opts.corpus);
+  const excluded = [...corpus.excluded];
+  log(`sources: ${corpus.documents.length} documents from ${opts.corpus}${excluded.length ? ` (${excluded.length} left out)` : ''}`);
 
   const staged = await stagingDir(opts.lake);
   try {
@@ -170,7 +185,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     // Legistar exports: any file under legistar/, classified by its header; one of unknown shape is a problem row.
     const exports = await readExports(opts.corpus);
     await writeExportRows(rowFiles, exports);
-    await readAll(sources, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
+    const sources = await readAll(corpus.documents, excluded, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
     const memory = memoryBudget(opts.memoryMb ?? BUILD_MEMORY_MB, opts.embed !== false);
     const instance = await buildDuckDb(join(scratch, 'duckdb.tmp'), memory.tables);
@@ -233,6 +248,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
       tables: tablesOf(files),
       checksums: CHECKSUMS_FILE,
       problems: Object.fromEntries([...rowFiles.problemKinds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      excluded,
     };
     await writeChecksums(staged, files);
     await writeJson(join(staged, MANIFEST_FILE), manifest);

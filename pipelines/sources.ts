@@ -1,9 +1,10 @@
 // The corpus folder → the list of source documents, each checked against its sha256.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import type { DocumentKind } from '../core/lake/format.ts';
+import { basename, join, relative } from 'node:path';
+import { isIsoDate } from '../core/dates.ts';
+import type { DocumentKind, ExclusionKind, ExcludedInput } from '../core/lake/format.ts';
 import { documentId } from '../core/lake/ids.ts';
 
 export interface SourceDocument {
@@ -12,6 +13,8 @@ export interface SourceDocument {
   meetingDate: string;
   kind: DocumentKind;
   path: string;
+  /** The path inside the corpus folder, as MANIFEST.tsv lists it (`pdfs/bag110116_minutes.pdf`). */
+  file: string;
   fileName: string;
   officialUrl: string;
   archiveUrl: string | null;
@@ -34,12 +37,11 @@ const FILE_NAME = /^bag(\d{2})(\d{2})(\d{2})_(agenda|minutes)(_synthetic)?\.pdf$
 export function parseFileName(name: string): { meetingDate: string; kind: DocumentKind; synthetic: boolean } | null {
   const m = FILE_NAME.exec(name);
   if (!m) return null;
-  return { meetingDate: `20${m[3]}-${m[1]}-${m[2]}`, kind: m[4].toLowerCase() as DocumentKind, synthetic: Boolean(m[5]) };
-}
-
-export async function sha256File(path: string): Promise<{ sha256: string; bytes: number }> {
-  const buf = await readFile(path);
-  return { sha256: createHash('sha256').update(buf).digest('hex'), bytes: buf.length };
+  return {
+    meetingDate: `20${m[3]}-${m[1]}-${m[2]}`,
+    kind: m[4].toLowerCase() as DocumentKind,
+    synthetic: Boolean(m[5]),
+  };
 }
 
 function readTsv(text: string): Record<string, string>[] {
@@ -48,41 +50,81 @@ function readTsv(text: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(r.split('\t').map((v, i) => [cols[i], v])));
 }
 
-/** The corpus's Legistar exports (`legistar/legislation_*.csv`, `legistar/history_*.csv`), sorted; none without the folder. */
-export function legistarExports(dir: string): { legislation: string[]; history: string[] } {
-  const folder = join(dir, 'legistar');
-  const names = existsSync(folder) ? readdirSync(folder).sort() : [];
-  const of = (prefix: string) => names.filter((n) => n.startsWith(`${prefix}_`) && n.endsWith('.csv')).map((n) => join(folder, n));
-  return { legislation: of('legislation'), history: of('history') };
+/** The documents a build reads, and those it leaves out with the reason (each a problem row; the rest publish). */
+export interface Corpus {
+  documents: SourceDocument[];
+  excluded: ExcludedInput[];
+}
+
+const PDF_MAGIC = Buffer.from('%PDF-');
+
+/** Why the bytes cannot be a PDF, or null: empty, or no `%PDF-` header within the first KB (where readers accept it). */
+function notAPdf(buf: Buffer): { kind: ExclusionKind; detail: string } | null {
+  if (buf.length === 0) return { kind: 'empty-document', detail: 'the file is empty (0 bytes)' };
+  const at = buf.subarray(0, 1024).indexOf(PDF_MAGIC);
+  if (at < 0)
+    return {
+      kind: 'not-a-pdf',
+      detail: `no %PDF- header in the first 1024 bytes (starts ${JSON.stringify(buf.subarray(0, 16).toString('latin1'))})`,
+    };
+  return null;
 }
 
 /** Reads `MANIFEST.tsv` when present, otherwise every `bagMMDDYY_{agenda|minutes}.pdf` under `pdfs/` (or the folder itself). */
-export async function readCorpus(dir: string): Promise<SourceDocument[]> {
-  if (!existsSync(dir)) throw new SourceError(`CORPUS: no corpus folder at ${dir}; set CORPUS=dir to a folder holding MANIFEST.tsv and pdfs/`);
+export async function readCorpus(dir: string): Promise<Corpus> {
+  if (!existsSync(dir))
+    throw new SourceError(
+      `CORPUS: no corpus folder at ${dir}; set CORPUS=dir to a folder holding MANIFEST.tsv and pdfs/`,
+    );
   const manifest = join(dir, 'MANIFEST.tsv');
   const docs: SourceDocument[] = [];
+  const excluded: ExcludedInput[] = [];
+  const exclude = (file: string, documentId: string | null, kind: ExclusionKind, detail: string) =>
+    excluded.push({ file, documentId, kind, detail: `${file}: ${detail}` });
+  /** The document, unless its bytes are not a PDF's. */
+  const add = async (doc: Omit<SourceDocument, 'sha256' | 'bytes'>, expectedSha: string | null) => {
+    const buf = await readFile(doc.path);
+    const sha256 = createHash('sha256').update(buf).digest('hex');
+    const bad = notAPdf(buf);
+    if (bad) return exclude(doc.file, doc.id, bad.kind, bad.detail);
+    if (expectedSha && expectedSha !== sha256)
+      return exclude(
+        doc.file,
+        doc.id,
+        'checksum-mismatch',
+        `sha256 ${sha256} does not match MANIFEST.tsv (${expectedSha})`,
+      );
+    docs.push({ ...doc, sha256, bytes: buf.length });
+  };
   if (existsSync(manifest)) {
     for (const row of readTsv(await readFile(manifest, 'utf8'))) {
-      const path = join(dir, row.file);
-      if (!existsSync(path)) throw new SourceError(`${row.file}: listed in MANIFEST.tsv but missing`);
-      const { sha256, bytes } = await sha256File(path);
-      if (row.sha256 && row.sha256 !== sha256) throw new SourceError(`${row.file}: sha256 ${sha256} does not match MANIFEST.tsv (${row.sha256})`);
+      const file = row.file ?? '';
+      const path = join(dir, file);
       const kind = row.kind as DocumentKind;
-      if (kind !== 'agenda' && kind !== 'minutes') throw new SourceError(`${row.file}: unknown kind '${row.kind}' in MANIFEST.tsv`);
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(row.meeting_date)) throw new SourceError(`${row.file}: bad meeting_date '${row.meeting_date}'`);
-      docs.push({
-        id: documentId(row.meeting_date, kind),
-        meetingDate: row.meeting_date,
-        kind,
-        path,
-        fileName: basename(row.file),
-        officialUrl: row.official_url || OFFICIAL_BASE + basename(row.file),
-        archiveUrl: row.archive_url || null,
-        sha256,
-        bytes,
-        declaredPages: row.pages ? Number(row.pages) : null,
-        synthetic: row.synthetic === 'true' || /synthetic/i.test(row.file),
-      });
+      const dated = isIsoDate(row.meeting_date ?? '');
+      const id = dated && (kind === 'agenda' || kind === 'minutes') ? documentId(row.meeting_date, kind) : null;
+      if (!file) exclude('MANIFEST.tsv', id, 'bad-manifest-row', 'a row without a file');
+      else if (kind !== 'agenda' && kind !== 'minutes')
+        exclude(file, null, 'bad-manifest-row', `unknown kind '${row.kind}' in MANIFEST.tsv`);
+      else if (!id) exclude(file, null, 'bad-manifest-row', `bad meeting_date '${row.meeting_date}' in MANIFEST.tsv`);
+      else if (!existsSync(path)) exclude(file, id, 'missing-document', 'listed in MANIFEST.tsv but missing');
+      else {
+        await add(
+          {
+            id,
+            meetingDate: row.meeting_date,
+            kind,
+            path,
+            file,
+            fileName: basename(file),
+            officialUrl: row.official_url || OFFICIAL_BASE + basename(file),
+            archiveUrl: row.archive_url || null,
+            declaredPages: row.pages ? Number(row.pages) : null,
+            synthetic: row.synthetic === 'true' || /synthetic/i.test(file),
+          },
+          row.sha256 || null,
+        );
+      }
     }
   } else {
     const pdfDir = existsSync(join(dir, 'pdfs')) ? join(dir, 'pdfs') : dir;
@@ -90,25 +132,33 @@ export async function readCorpus(dir: string): Promise<SourceDocument[]> {
       const parsed = parseFileName(name);
       if (!parsed) continue;
       const path = join(pdfDir, name);
-      const { sha256, bytes } = await sha256File(path);
-      docs.push({
-        id: documentId(parsed.meetingDate, parsed.kind),
-        ...parsed,
-        path,
-        fileName: name,
-        officialUrl: OFFICIAL_BASE + name,
-        archiveUrl: null,
-        sha256,
-        bytes,
-        declaredPages: null,
-      });
+      await add(
+        {
+          id: documentId(parsed.meetingDate, parsed.kind),
+          ...parsed,
+          path,
+          file: relative(dir, path),
+          fileName: name,
+          officialUrl: OFFICIAL_BASE + name,
+          archiveUrl: null,
+          declaredPages: null,
+        },
+        null,
+      );
     }
   }
-  if (docs.length === 0) throw new SourceError(`CORPUS: no documents found in ${dir} (expected MANIFEST.tsv or pdfs/bagMMDDYY_{agenda|minutes}.pdf)`);
+  // Two documents for one meeting and kind: the first listed is kept, the later one left out.
   const seen = new Set<string>();
-  for (const d of docs) {
-    if (seen.has(d.id)) throw new SourceError(`${d.fileName}: a second ${d.kind} for ${d.meetingDate}`);
-    seen.add(d.id);
+  const documents = docs.filter((d) => {
+    if (!seen.has(d.id)) return seen.add(d.id);
+    exclude(d.file, d.id, 'duplicate-document', `a second ${d.kind} for ${d.meetingDate}`);
+    return false;
+  });
+  if (documents.length === 0) {
+    const why = excluded.length
+      ? `; left out: ${excluded.map((e) => e.detail).join('; ')}`
+      : ' (expected MANIFEST.tsv or pdfs/bagMMDDYY_{agenda|minutes}.pdf)';
+    throw new SourceError(`CORPUS: no readable documents in ${dir}${why}`);
   }
-  return docs.sort((a, b) => a.id.localeCompare(b.id));
+  return { documents: documents.sort((a, b) => a.id.localeCompare(b.id)), excluded };
 }

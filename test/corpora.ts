@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from 'pdf-lib';
 import { buildRelease, type BuildResult } from '../pipelines/build.ts';
 import { extractPages } from '../pipelines/extract/pdf.ts';
 import { generate, MANIFEST_COLUMNS, SYNTHETIC_BASE } from '../pipelines/synthetic/generate.ts';
@@ -70,4 +70,17 @@ export async function syntheticYear(year: number, meetings: number): Promise<str
   const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
   await generate({ dest: dir, year, meetings });
   return dir;
+}
+
+/**
+ * A one-page PDF encrypted by the standard security handler with a user password nobody has (an /Encrypt entry whose
+ * /U matches no password): what a password-protected upload looks like to a reader.
+ */
+export async function encryptedPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.addPage().drawText('Tuesday, January 9, 2018 - 2:00 PM', { x: 50, y: 700, font: await doc.embedFont(StandardFonts.Helvetica) });
+  const ctx = doc.context;
+  ctx.trailerInfo.Encrypt = ctx.obj({ Filter: PDFName.of('Standard'), V: PDFNumber.of(1), R: PDFNumber.of(2), O: PDFHexString.of('11'.repeat(32)), U: PDFHexString.of('22'.repeat(32)), P: PDFNumber.of(-44) });
+  ctx.trailerInfo.ID = ctx.obj([PDFHexString.of('33'.repeat(16)), PDFHexString.of('33'.repeat(16))]);
+  return doc.save({ useObjectStreams: false });
 }

@@ -42,25 +42,31 @@ t.test('two builds from the same corpus, one with under a third of the memory, a
   t.equal(twice.published, false, 'an unchanged corpus publishes nothing');
 });
 
-t.test('a sha256 mismatch names the file and publishes nothing', async (t) => {
+t.test('a sha256 mismatch leaves that document out, names it, and publishes the rest', async (t) => {
   const corpus = await mkdtemp(join(tmpdir(), 'corpus-'));
   await cp(join(CORPUS, 'pdfs'), join(corpus, 'pdfs'), { recursive: true, filter: (src) => !src.endsWith('.pdf') || /bag11(01|15)16/.test(src) });
   const rows = (await readFile(join(CORPUS, 'MANIFEST.tsv'), 'utf8')).split('\n').filter((l, i) => i === 0 || /bag11(01|15)16/.test(l));
-  rows[1] = rows[1].replace(/\t[0-9a-f]{64}\t/, `\t${'0'.repeat(64)}\t`);
+  const changed = rows.findIndex((r) => r.startsWith('pdfs/bag110116_agenda.pdf'));
+  rows[changed] = rows[changed].replace(/\t[0-9a-f]{64}\t/, `\t${'0'.repeat(64)}\t`);
   await writeFile(join(corpus, 'MANIFEST.tsv'), rows.join('\n') + '\n');
   const lake = await mkdtemp(join(tmpdir(), 'lake-'));
-  await t.rejects(buildRelease({ corpus, lake, cacheDir, quiet: true }), { message: /bag110116_agenda\.pdf: sha256 [0-9a-f]+ does not match/ });
-  t.notOk(existsSync(join(lake, 'current')), 'no current release');
-  t.same(readdirSync(lake).filter((f) => !f.startsWith('.')), [], 'nothing published, no staging left');
+  const built = await buildRelease({ corpus, lake, cacheDir, quiet: true, embed: false });
+  const manifest = JSON.parse(await readFile(join(built.dir, 'manifest.json'), 'utf8'));
+  t.same(manifest.inputs.map((i: { documentId: string }) => i.documentId), ['2016-11-01-minutes', '2016-11-15-agenda']);
+  t.equal(manifest.excluded.length, 1);
+  t.match(manifest.excluded[0], { file: 'pdfs/bag110116_agenda.pdf', documentId: '2016-11-01-agenda', kind: 'checksum-mismatch', detail: /bag110116_agenda\.pdf: sha256 [0-9a-f]+ does not match/ });
 });
 
-t.test('an unreadable PDF names the file', async (t) => {
+t.test('an unreadable PDF is left out, named, and the rest publishes', async (t) => {
   const corpus = await mkdtemp(join(tmpdir(), 'corpus-'));
   await cp(join(CORPUS, 'pdfs', 'bag110116_minutes.pdf'), join(corpus, 'bag110116_minutes.pdf'));
-  await writeFile(join(corpus, 'bag111516_agenda.pdf'), '<html>not a pdf</html>');
+  await writeFile(join(corpus, 'bag111516_agenda.pdf'), '%PDF-1.4 <html>not a pdf</html>');
   const lake = await mkdtemp(join(tmpdir(), 'lake-'));
-  await t.rejects(buildRelease({ corpus, lake, cacheDir: null, quiet: true }), { message: /bag111516_agenda\.pdf: unreadable PDF/ });
-  t.notOk(existsSync(join(lake, 'current')));
+  const built = await buildRelease({ corpus, lake, cacheDir: null, quiet: true, embed: false });
+  const manifest = JSON.parse(await readFile(join(built.dir, 'manifest.json'), 'utf8'));
+  t.same(manifest.inputs.map((i: { documentId: string }) => i.documentId), ['2016-11-01-minutes']);
+  t.match(manifest.excluded, [{ file: 'bag111516_agenda.pdf', kind: 'unreadable-pdf', detail: /bag111516_agenda\.pdf: unreadable PDF/ }]);
+  t.ok(existsSync(join(lake, 'current')));
 });
 
 t.test('a missing corpus names CORPUS', async (t) => {

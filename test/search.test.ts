@@ -204,7 +204,7 @@ t.test('limits and defaults', async (t) => {
 
 t.test('every link in a response resolves; officialUrl names the right PDF and page', async (t) => {
   const body = await search('q=Transbay%20Block%208&limit=10');
-  const docs = await readCorpus(CORPUS);
+  const { documents: docs } = await readCorpus(CORPUS);
   for (const r of body.results) {
     const record = await api(new URL(r.transcriptUrl).pathname);
     t.equal(record.status, 200, r.transcriptUrl);

@@ -48,7 +48,8 @@ t.test('manifest rows match the files', async (t) => {
     t.ok(Number(r.pages) >= 10, `${r.file}: ${r.pages} pages`);
   }
   // The project's own corpus reader accepts the folder and flags every document synthetic.
-  const corpus = await readCorpus(a);
+  const { documents: corpus, excluded } = await readCorpus(a);
+  t.same(excluded, [], 'nothing left out');
   t.equal(corpus.length, MEETINGS * 2);
   t.ok(corpus.every((c) => c.synthetic));
 });

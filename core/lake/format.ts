@@ -9,7 +9,7 @@ import type { GloveParams } from '../embed/glove.ts';
 import type { LsaModel } from '../embed/lsa.ts';
 
 /** Version of the release layout and its tables; part of every release id. */
-export const SCHEMA_VERSION = '2.3.0';
+export const SCHEMA_VERSION = '2.4.0';
 
 export type DocumentKind = 'agenda' | 'minutes';
 
@@ -391,6 +391,31 @@ export interface ManifestInput {
   synthetic: boolean;
 }
 
+/**
+ * Why a corpus document was left out of a release. Each is also a `problems` row (page 0) of the same kind, named by
+ * the document id when the manifest row gives one, else by its corpus path.
+ */
+export const EXCLUSION_KINDS = [
+  'missing-document',
+  'empty-document',
+  'not-a-pdf',
+  'unreadable-pdf',
+  'page-count-mismatch',
+  'checksum-mismatch',
+  'bad-manifest-row',
+  'duplicate-document',
+  'date-mismatch',
+] as const;
+export type ExclusionKind = (typeof EXCLUSION_KINDS)[number];
+
+/** A corpus document left out of the release: everything else published without it. */
+export interface ExcludedInput {
+  file: string;
+  documentId: string | null;
+  kind: ExclusionKind;
+  detail: string;
+}
+
 /** Changes this release added to the change log, and the prior ones it carried forward. */
 export interface ChangeCounts {
   insert: number;
@@ -437,6 +462,8 @@ export interface Manifest {
   checksums?: typeof CHECKSUMS_FILE;
   /** Problem counts by kind; the rows are in the `problems` table. */
   problems: Record<string, number>;
+  /** Corpus documents left out of this release, and why (releases built before 2.4.0 lack the field). */
+  excluded?: ExcludedInput[];
 }
 
 /** The manifest of the release in `dir`, as written (the server checks it further before serving the release). */

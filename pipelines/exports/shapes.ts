@@ -351,8 +351,7 @@ export async function readExports(corpus: string): Promise<Exports> {
 /** The exports' rows of the release's own tables (`problems`, `legistar_meeting_items`), added to the build's row files. */
 export async function writeExportRows(out: RowFiles, exports: Exports): Promise<void> {
   for (const p of exports.problems) {
-    await out.write('problems', p);
-    out.problemKinds.set(p.kind, (out.problemKinds.get(p.kind) ?? 0) + 1);
+    await out.problem(p);
   }
   for (const item of exports.meetingItems) await out.write('legistar_meeting_items', item);
 }

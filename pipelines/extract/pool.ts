@@ -10,6 +10,8 @@ import { tsWorker } from '../threads.ts';
 import { documentRows, type DocumentRows } from '../document/rows.ts';
 import type { SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
+import type { ExclusionKind } from '../../core/lake/format.ts';
+import { printedDate } from '../parse/printed-date.ts';
 import { cachedPages } from './cache.ts';
 import { popplerVersion } from './pdftotext.ts';
 import { splitRunning, type PageText } from './pages.ts';
@@ -17,8 +19,11 @@ import { splitRunning, type PageText } from './pages.ts';
 /** A document's pages (running header/footer split off, quality judged), or why it could not be read. */
 export type ExtractResult = { rawPages: number; pages: PageText[] } | { error: string };
 
-/** A document's rows, or why it could not be read (the message names the file). */
-export type ReadResult = DocumentRows | { error: string };
+/** Why a document is left out of the release: the message names the file. */
+export interface Unread { error: string; kind: ExclusionKind }
+
+/** A document's rows, or why it is left out. */
+export type ReadResult = DocumentRows | Unread;
 
 export interface PoolOptions {
   cacheDir: string | null;
@@ -47,9 +52,13 @@ let roster: SupervisorRecord[] | null = null;
 /** One document in this thread: what a worker does for each request. */
 export async function readOne(source: SourceDocument, cacheDir: string | null): Promise<ReadResult> {
   const r = await extractOne(source.path, source.sha256, cacheDir);
-  if ('error' in r) return { error: `${source.fileName}: unreadable PDF (${r.error})` };
+  if ('error' in r) return { kind: 'unreadable-pdf', error: `${source.file}: unreadable PDF (${r.error})` };
   if (source.declaredPages !== null && source.declaredPages !== r.rawPages) {
-    return { error: `${source.fileName}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}` };
+    return { kind: 'page-count-mismatch', error: `${source.file}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}` };
+  }
+  const printed = printedDate(r.pages);
+  if (printed && printed !== source.meetingDate) {
+    return { kind: 'date-mismatch', error: `${source.file}: its cover prints the meeting of ${printed}, its manifest row says ${source.meetingDate}` };
   }
   return documentRows(source, r.pages, roster ??= loadRoster());
 }

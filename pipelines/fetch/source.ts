@@ -93,13 +93,6 @@ export function bagName(meetingDate: string, kind: Kind): string {
   return `bag${m}${d}${y.slice(2)}_${kind}.pdf`;
 }
 
-/** A real calendar date as ISO, or null (2/30, 13/1). */
-export function isoDate(year: number, month: number, day: number): string | null {
-  const d = new Date(Date.UTC(year, month - 1, day));
-  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
-  return d.toISOString().slice(0, 10);
-}
-
 /** A URL under a configured (maybe mirror) base, re-expressed under the host's public base. */
 export function publicUrl(url: string, base: string, canonicalBase: string): string {
   return url.startsWith(base) ? canonicalBase + url.slice(base.length) : url;

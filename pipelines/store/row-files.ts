@@ -3,6 +3,9 @@
 import { join } from 'node:path';
 import { IndexSource } from '../index/bm25.ts';
 import { COLLECTIONS, COLUMNS, type Collection, type Table } from '../../core/lake/format.ts';
+
+/** A row of the `problems` table. */
+export interface ProblemRow { document_id: string; page: number; kind: string; detail: string }
 import type { DocumentRows } from '../document/rows.ts';
 import { closeAll, NdjsonWriter } from './scratch.ts';
 
@@ -22,6 +25,12 @@ export class RowFiles {
 
   write(table: Table, row: object): Promise<void> {
     return this.tables[table].write(row);
+  }
+
+  /** A problem row of a whole source (page 0: a Legistar export, a document left out), counted by kind. */
+  async problem(row: ProblemRow): Promise<void> {
+    await this.tables.problems.write(row);
+    this.problemKinds.set(row.kind, (this.problemKinds.get(row.kind) ?? 0) + 1);
   }
 
   async append(doc: DocumentRows): Promise<void> {

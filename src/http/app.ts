@@ -244,14 +244,16 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
   router.get('/api/health', async (ctx) => {
     const release = (ctx.state as State).release;
     const m = release.manifest;
+    const excluded = m.excluded?.length ?? 0;
     const body = {
-      status: lake.status,
+      status: excluded > 0 ? 'degraded' : lake.status,
       release: release.id,
       schemaVersion: m.schemaVersion,
       createdAt: m.createdAt,
       preview: m.preview,
       documents: m.tables.documents?.rows ?? 0,
       pages: m.tables.pages?.rows ?? 0,
+      excludedDocuments: excluded,
       fallback: lake.fallback,
       refusedReleases: lake.refused,
       admitted,

@@ -9,7 +9,7 @@ import type { Row } from '../lake/pool.ts';
 import type { Links } from './links.ts';
 import { Params } from './sql.ts';
 
-export const QUALITY_SCHEMA_VERSION = '1.1.0';
+export const QUALITY_SCHEMA_VERSION = '1.2.0';
 
 /** Problem rows listed in the report; the whole list is the release's problems.parquet. */
 export const PROBLEM_ROWS = 5000;
@@ -80,6 +80,8 @@ export async function qualityReport(release: Release, links: Links, refused: Ref
     totals: {
       documents: docs.length,
       ...Object.fromEntries(COUNTS.map((c) => [c, sum(docs, c)])),
+      // Every problem, those of whole sources (page 0, not joined to a document) included.
+      problems: problemTotal,
       legislativeFiles: m.tables.legislative_files.rows,
       supervisors: m.tables.supervisors.rows,
     },
@@ -109,6 +111,7 @@ export async function qualityReport(release: Release, links: Links, refused: Ref
       fileUrl: links.releaseFile(release.id, 'problems.parquet'),
       rows: problems.map(cite),
     },
+    excluded: m.excluded ?? [],
     legistarMeetings: await legistarWitness(release, links),
   };
 }

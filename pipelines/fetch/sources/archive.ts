@@ -2,10 +2,10 @@
 // (`meetings/full-board-meetings`, paged by `?page=N`) and the files under /sites/default/files/.
 // Every way the listing can go wrong is a SourceFailure naming the page: a changed listing must stop the run loudly,
 // never fall back to guessing file names.
+import { isoDate, namedDate } from '../../../core/dates.ts';
 import type { FetchConfig } from '../config.ts';
 import {
   bagName,
-  isoDate,
   type Discovery,
   type Kind,
   type ListedDocument,
@@ -36,8 +36,6 @@ export interface ListingPage {
   /** The Drupal pager: absent (null) or present, with the absolute URL of its `li.pager-next` link or null. */
   pager: { next: string | null } | null;
 }
-
-const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 
 function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp|#039);/gi, (_, e: string) => {
@@ -92,9 +90,8 @@ function readDate(cellHtml: string): { meetingDate: string | null; dateText: str
   const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(content);
   if (iso)
     return { meetingDate: isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3])), dateText: dateText || content };
-  const named = /([a-z]+)\s+(\d{1,2}),?\s+(\d{4})/i.exec(dateText);
-  const month = named ? MONTHS.indexOf(named[1].toLowerCase()) + 1 : 0;
-  if (named && month > 0) return { meetingDate: isoDate(Number(named[3]), month, Number(named[2])), dateText };
+  const named = namedDate(dateText);
+  if (named) return { meetingDate: named, dateText };
   const numeric = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(dateText);
   if (numeric) return { meetingDate: isoDate(Number(numeric[3]), Number(numeric[1]), Number(numeric[2])), dateText };
   return { meetingDate: null, dateText };

@@ -4,7 +4,8 @@
 // `th.rgHeader` and rows `tr.rgRow` / `tr.rgAltRow`; parseDetails: the meeting page's `ctl00_ContentPlaceHolder1_lbl…`
 // and `…_hyp…` fields; legistar/events.py: the items grid `ctl00_ContentPlaceHolder1_gridMain_ctl00`, the year list
 // `lstYears` and its form POST) and its saved Calendar.aspx (tests/fixtures/chicago/events.html). Nothing here fetches.
-import { isoDate, type Kind, type ListedDocument, type MeetingItem } from '../source.ts';
+import { isoDate } from '../../../core/dates.ts';
+import { type Kind, type ListedDocument, type MeetingItem } from '../source.ts';
 
 const ENTITIES: Record<string, string> = {
   amp: '&',
