@@ -10,8 +10,8 @@ import { build, makeCorpus, newLake } from './corpora.ts';
 import { get, schemaErrors, testConfig } from './fixture.ts';
 
 const A_FILES = ['bag110116_agenda.pdf', 'bag110116_minutes.pdf', 'bag111516_agenda.pdf'];
-// 11-15 agenda removed, 11-29 agenda added, the 11-01 agenda modified (the 12-06 agenda's bytes under its name).
-const B_FILES = { 'bag110116_agenda.pdf': 'bag120616_agenda.pdf', 'bag110116_minutes.pdf': 'bag110116_minutes.pdf', 'bag112916_agenda.pdf': 'bag112916_agenda.pdf' };
+// 11-15 agenda removed, 11-29 agenda added, the 11-01 agenda modified (revised: its last page dropped).
+const B_FILES = { 'bag110116_agenda.pdf': 'revised:bag110116_agenda.pdf', 'bag110116_minutes.pdf': 'bag110116_minutes.pdf', 'bag112916_agenda.pdf': 'bag112916_agenda.pdf' };
 const A_TIME = '2026-01-01T00:00:00.000Z';
 const B_TIME = '2026-02-01T00:00:00.000Z';
 const ENTITIES = ['documents', 'supervisors', 'legislative-files', 'recorded-positions'];

@@ -11,7 +11,10 @@ import { extractPages } from '../pipelines/extract/pdf.ts';
 import { generate, MANIFEST_COLUMNS, SYNTHETIC_BASE } from '../pipelines/synthetic/generate.ts';
 import { CORPUS, ROOT } from './fixture.ts';
 
-/** file name in the corpus → the corpus file whose bytes it gets (itself unless replaced). */
+/**
+ * file name in the corpus → the corpus file whose bytes it gets (itself unless replaced); `revised:<file>` gives that
+ * file without its last page (a revised agenda: the same meeting and cover, other bytes).
+ */
 export async function makeCorpus(files: Record<string, string> | string[]): Promise<string> {
   const map = Array.isArray(files) ? Object.fromEntries(files.map((f) => [f, f])) : files;
   const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
@@ -22,10 +25,11 @@ export async function makeCorpus(files: Record<string, string> | string[]): Prom
   for (const [name, source] of Object.entries(map)) {
     const row = rows.find((r) => r.startsWith(`pdfs/${name}\t`));
     if (!row) throw new Error(`${name} is not in the corpus`);
-    await copyFile(join(CORPUS, 'pdfs', source), join(dir, 'pdfs', name));
+    if (source.startsWith('revised:')) await writeFile(join(dir, 'pdfs', name), await revisedPdf(join(CORPUS, 'pdfs', source.slice(8))));
+    else await copyFile(join(CORPUS, 'pdfs', source), join(dir, 'pdfs', name));
     const values = row.split('\t');
     if (source !== name) {
-      // Another PDF's bytes under this name: the declared size, pages and sha256 no longer apply.
+      // Other bytes under this name: the declared size, pages and sha256 no longer apply.
       for (const c of ['pages', 'bytes', 'sha256']) values[cols.indexOf(c)] = '';
     }
     out.push(values.join('\t'));
@@ -83,4 +87,11 @@ export async function encryptedPdf(): Promise<Uint8Array> {
   ctx.trailerInfo.Encrypt = ctx.obj({ Filter: PDFName.of('Standard'), V: PDFNumber.of(1), R: PDFNumber.of(2), O: PDFHexString.of('11'.repeat(32)), U: PDFHexString.of('22'.repeat(32)), P: PDFNumber.of(-44) });
   ctx.trailerInfo.ID = ctx.obj([PDFHexString.of('33'.repeat(16)), PDFHexString.of('33'.repeat(16))]);
   return doc.save({ useObjectStreams: false });
+}
+
+/** The PDF without its last page, saved again: the same meeting's document, revised. */
+export async function revisedPdf(path: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await readFile(path));
+  doc.removePage(doc.getPageCount() - 1);
+  return doc.save();
 }

@@ -13,7 +13,7 @@ import { get, ROOT, testConfig } from './fixture.ts';
 
 const lake = await newLake();
 const a = await build(await makeCorpus(['bag110116_agenda.pdf', 'bag110116_minutes.pdf', 'bag111516_agenda.pdf']), lake);
-const corpusB = await makeCorpus({ 'bag110116_agenda.pdf': 'bag120616_agenda.pdf', 'bag110116_minutes.pdf': 'bag110116_minutes.pdf', 'bag112916_agenda.pdf': 'bag112916_agenda.pdf' });
+const corpusB = await makeCorpus({ 'bag110116_agenda.pdf': 'revised:bag110116_agenda.pdf', 'bag110116_minutes.pdf': 'bag110116_minutes.pdf', 'bag112916_agenda.pdf': 'bag112916_agenda.pdf' });
 const running = await start(testConfig({ lakeDir: lake }));
 t.teardown(() => running.close());
 /** The release the first test switches to; retired by the second. */
