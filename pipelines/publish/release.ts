@@ -92,11 +92,15 @@ export async function prune(lake: string, keep: number): Promise<string[]> {
   const removed: string[] = [];
   for (const { id } of dated.slice(Math.max(1, keep))) {
     if (id === current) continue;
-    await rm(join(releases, id), { recursive: true, force: true });
+    // Out of releases/ in one rename, then deleted: a prune killed anywhere leaves a whole release or none there.
+    const retired = join(lake, `.pruning-${process.pid}-${id}`);
+    await rename(join(releases, id), retired);
+    await rm(retired, { recursive: true, force: true });
     removed.push(id);
   }
   for (const entry of await readdir(lake)) {
-    const m = /^\.(?:staging-|lock\.)(\d+)-/.exec(entry); // a staging directory, a lock file not yet in place
+    // A staging directory, a lock file not yet in place, a release being pruned: left by a process that died.
+    const m = /^\.(?:staging-|lock\.|pruning-)(\d+)-/.exec(entry);
     if (m && !processAlive(Number(m[1]))) await rm(join(lake, entry), { recursive: true, force: true });
   }
   return removed;
