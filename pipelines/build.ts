@@ -185,6 +185,7 @@ async function buildLocked(opts: BuildOptions, startId: string | null): Promise<
     // Legistar exports: any file under legistar/, classified by its header; one of unknown shape is a problem row.
     const exports = await readExports(opts.corpus);
     await writeExportRows(rowFiles, exports);
+    for (const p of corpus.problems) await rowFiles.problem(p);
     const sources = await readAll(corpus.documents, excluded, rowFiles, opts.cacheDir === undefined ? null : opts.cacheDir, quiet);
 
     const memory = memoryBudget(opts.memoryMb ?? BUILD_MEMORY_MB, opts.embed !== false);

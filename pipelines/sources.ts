@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { isIsoDate } from '../core/dates.ts';
+import { officialUrl, SYNTHETIC_BASE } from '../core/official-urls.ts';
 import type { DocumentKind, ExclusionKind, ExcludedInput } from '../core/lake/format.ts';
 import { documentId } from '../core/lake/ids.ts';
 
@@ -54,6 +55,8 @@ function readTsv(text: string): Record<string, string>[] {
 export interface Corpus {
   documents: SourceDocument[];
   excluded: ExcludedInput[];
+  /** Problems of documents kept: a manifest URL that is not the Board's (not published; the default URL stands). */
+  problems: { document_id: string; page: 0; kind: 'bad-url'; detail: string }[];
 }
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -81,6 +84,26 @@ export async function readCorpus(dir: string): Promise<Corpus> {
   const excluded: ExcludedInput[] = [];
   const exclude = (file: string, documentId: string | null, kind: ExclusionKind, detail: string) =>
     excluded.push({ file, documentId, kind, detail: `${file}: ${detail}` });
+  const problems: Corpus['problems'] = [];
+  /** A manifest URL when it is the Board's (a synthetic document's may be under SYNTHETIC_BASE); otherwise a problem, and null. */
+  const urlOf = (
+    file: string,
+    id: string,
+    column: string,
+    text: string | undefined,
+    synthetic: boolean,
+  ): string | null => {
+    if (!text) return null;
+    const url = synthetic && text.startsWith(SYNTHETIC_BASE) && !text.includes('..') ? text : officialUrl(text);
+    if (!url)
+      problems.push({
+        document_id: id,
+        page: 0,
+        kind: 'bad-url',
+        detail: `${file}: ${column} ${JSON.stringify(text.slice(0, 200))} is not an http(s) URL on the Board's hosts; not published`,
+      });
+    return url;
+  };
   /** The document, unless its bytes are not a PDF's. */
   const add = async (doc: Omit<SourceDocument, 'sha256' | 'bytes'>, expectedSha: string | null) => {
     const buf = await readFile(doc.path);
@@ -109,6 +132,7 @@ export async function readCorpus(dir: string): Promise<Corpus> {
       else if (!id) exclude(file, null, 'bad-manifest-row', `bad meeting_date '${row.meeting_date}' in MANIFEST.tsv`);
       else if (!existsSync(path)) exclude(file, id, 'missing-document', 'listed in MANIFEST.tsv but missing');
       else {
+        const synthetic = row.synthetic === 'true' || /synthetic/i.test(file);
         await add(
           {
             id,
@@ -117,10 +141,12 @@ export async function readCorpus(dir: string): Promise<Corpus> {
             path,
             file,
             fileName: basename(file),
-            officialUrl: row.official_url || OFFICIAL_BASE + basename(file),
-            archiveUrl: row.archive_url || null,
+            officialUrl:
+              urlOf(file, id, 'official_url', row.official_url, synthetic) ??
+              (synthetic ? SYNTHETIC_BASE : OFFICIAL_BASE) + basename(file),
+            archiveUrl: urlOf(file, id, 'archive_url', row.archive_url, synthetic),
             declaredPages: row.pages ? Number(row.pages) : null,
-            synthetic: row.synthetic === 'true' || /synthetic/i.test(file),
+            synthetic,
           },
           row.sha256 || null,
         );
@@ -160,5 +186,5 @@ export async function readCorpus(dir: string): Promise<Corpus> {
       : ' (expected MANIFEST.tsv or pdfs/bagMMDDYY_{agenda|minutes}.pdf)';
     throw new SourceError(`CORPUS: no readable documents in ${dir}${why}`);
   }
-  return { documents: documents.sort((a, b) => a.id.localeCompare(b.id)), excluded };
+  return { documents: documents.sort((a, b) => a.id.localeCompare(b.id)), excluded, problems };
 }

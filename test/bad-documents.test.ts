@@ -177,3 +177,31 @@ t.test('a corpus of nothing readable is refused, naming each reason', async (t) 
     message: /CORPUS: no readable documents .*bag110116_minutes\.pdf: the file is empty/,
   });
 });
+
+t.test('a manifest URL that is not the Board’s is a problem, never a link', async (t) => {
+  const c = await makeCorpus(['bag110116_minutes.pdf']);
+  const [head, first] = (await readFile(join(c, 'MANIFEST.tsv'), 'utf8')).split('\n');
+  const cols = head.split('\t');
+  const values = first.split('\t');
+  values[cols.indexOf('official_url')] = 'javascript:alert(document.domain)';
+  values[cols.indexOf('archive_url')] = 'https://sfbos.org.evil.example/bag110116_minutes.pdf';
+  await writeFile(join(c, 'MANIFEST.tsv'), `${head}\n${values.join('\t')}\n`);
+  const { documents, problems } = await readCorpus(c);
+  t.equal(
+    documents[0].officialUrl,
+    'https://sfbos.org/sites/default/files/bag110116_minutes.pdf',
+    'the default official URL stands',
+  );
+  t.equal(documents[0].archiveUrl, null);
+  t.same(
+    problems.map((p) => [p.document_id, p.kind]),
+    [
+      ['2016-11-01-minutes', 'bad-url'],
+      ['2016-11-01-minutes', 'bad-url'],
+    ],
+  );
+  t.match(
+    problems[0].detail,
+    /official_url "javascript:alert\(document\.domain\)" is not an http\(s\) URL on the Board's hosts/,
+  );
+});

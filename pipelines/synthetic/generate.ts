@@ -10,9 +10,11 @@ import { type Inputs, type MeetingSlot, planMeeting } from './meeting.ts';
 import { renderAgenda, renderMinutes } from './render.ts';
 import { schedule, spread } from './schedule.ts';
 import { bagStem } from './text.ts';
+import { SYNTHETIC_BASE } from '../../core/official-urls.ts';
+
+export { SYNTHETIC_BASE };
 
 export const DEFAULT_SEED = 'board-records';
-export const SYNTHETIC_BASE = 'https://synthetic.invalid/sfbos/';
 
 export interface Options {
   seed?: string;
