@@ -9,8 +9,11 @@ import { currentLink, MANIFEST_FILE, releaseDir, releasesDir } from '../../core/
 import { isReleaseId } from '../../core/lake/ids.ts';
 import { Release, ReleaseRefused, type ReleaseSettings } from './release.ts';
 
-/** Older releases kept open at once for `release=` pins (and file downloads). */
-const MAX_PINNED = 3;
+/**
+ * Older releases kept open at once for `release=` pins (and file downloads): as many as the lake keeps (a client
+ * rotating pins over them must not reopen one per request), at most this many.
+ */
+const MAX_PINNED = 16;
 /** Refusals listed in /api/health and /api/quality (the most recent). */
 const MAX_REFUSED = 20;
 
@@ -33,6 +36,8 @@ export class Lake {
   fallback: Fallback | null;
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<void> | null = null;
+  /** Set by close(): a release an open or a check still in progress brings back is retired at once. */
+  private closed = false;
 
   private constructor(readonly dir: string, first: Release, private readonly settings: ReleaseSettings, fallback: Fallback | null) {
     this.current = first;
@@ -142,9 +147,14 @@ export class Lake {
         try {
           const r = await Release.open(dir, this.settings, this.verified.has(id));
           this.verified.add(id);
+          if (this.closed) {
+            r.retire();
+            return null;
+          }
           this.pinned.set(id, r);
+          const room = Math.min(MAX_PINNED, Math.max(1, (await this.kept()).length - 1));
           for (const [old, release] of this.pinned) {
-            if (this.pinned.size <= MAX_PINNED) break;
+            if (this.pinned.size <= room) break;
             this.pinned.delete(old);
             release.retire(); // closes once its requests finish
           }
@@ -201,6 +211,10 @@ export class Lake {
           return;
         }
         this.verified.add(next.id);
+        if (this.closed) {
+          next.retire();
+          return;
+        }
         const old = this.current;
         this.current = next;
         this.fallback = null;
@@ -220,6 +234,7 @@ export class Lake {
   }
 
   close(): void {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.current.retire();
     for (const r of this.pinned.values()) r.retire();

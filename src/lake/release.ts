@@ -1,7 +1,7 @@
 // One published release opened read-only: its manifest, a DuckDB instance with a view per table, a connection pool.
 // Requests hold a reference while they run, so a retired release closes only after its last request finishes.
 import { rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -77,12 +77,16 @@ export async function checkedManifest(dir: string): Promise<Manifest> {
   if (typeof manifest?.releaseId !== 'string' || typeof manifest.createdAt !== 'string' || typeof manifest.tables !== 'object' || manifest.tables === null) {
     throw new ReleaseRefused(id, 'manifest.json has no releaseId, createdAt or tables');
   }
+  // Pins, links and lake/current name a release by its folder: one whose manifest says another id is not that release.
+  if (manifest.releaseId !== id) throw new ReleaseRefused(id, `its folder is named ${id} but its manifest.json says release ${manifest.releaseId}`);
   return manifest;
 }
 
 export class Release {
   /** Release files hashed by this process (a count of verification work, for tests and the bench). */
   static filesHashed = 0;
+  /** Releases opened by this process (a count of open work: DuckDB instances, footers read). */
+  static opened = 0;
 
   private warming: Promise<void> | null = null;
   private refs = 0;
@@ -107,9 +111,10 @@ export class Release {
     const lacking = stores.filter((name) => !manifest.tables[name]);
     if (lacking.length) throw new ReleaseRefused(manifest.releaseId, `built without ${lacking.join(', ')} (schema ${manifest.schemaVersion ?? 'unknown'}); rebuild it with \`make lake\``);
     await verifyFiles(dir, manifest, hashed);
-    const spillDir = await mkdtemp(join(tmpdir(), `board-records-${manifest.releaseId}-`));
+    const spillDir = await spillDirs.make(manifest.releaseId);
     const instance = await DuckDBInstance.create(':memory:', { threads: String(settings.duckdbThreads ?? 2), memory_limit: '1GB', temp_directory: spillDir })
-      .catch(async (e) => { await rm(spillDir, { recursive: true, force: true }); throw e; });
+      .catch((e) => { spillDirs.remove(spillDir); throw e; });
+    let pool: Pool;
     const setup = await instance.connect();
     try {
       // Release files never change once published, so their Parquet footers are parsed once, not on every query.
@@ -127,14 +132,15 @@ export class Release {
         });
         if (rows !== table.rows) throw new ReleaseRefused(manifest.releaseId, `table ${name}: row count ${rows} vs manifest ${table.rows}`);
       }
+      setup.closeSync();
+      pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs);
     } catch (e) {
       setup.closeSync();
       instance.closeSync();
-      await rm(spillDir, { recursive: true, force: true });
+      spillDirs.remove(spillDir);
       throw e;
     }
-    setup.closeSync();
-    const pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs);
+    Release.opened++;
     const release = new Release(manifest.releaseId, dir, manifest, settings, pool, instance, spillDir);
     return release;
   }
@@ -200,6 +206,30 @@ export class Release {
     // With a query still stuck inside DuckDB, closing the instance would block the process until it ends: leave it.
     if (this.pool.abandoned > 0) return;
     this.instance.closeSync();
-    rmSync(this.spillDir, { recursive: true, force: true });
+    spillDirs.remove(this.spillDir);
   }
 }
+
+/** The spill folders of this process's open releases: removed on close, and on exit whatever is still open. */
+const spillDirs = new (class {
+  private readonly live = new Set<string>();
+  private onExit = false;
+
+  async make(releaseId: string): Promise<string> {
+    if (!this.onExit) process.once('exit', () => this.removeAll());
+    this.onExit = true;
+    const dir = await mkdtemp(join(tmpdir(), `board-records-${releaseId}-`));
+    this.live.add(dir);
+    return dir;
+  }
+
+  remove(dir: string): void {
+    rmSync(dir, { recursive: true, force: true });
+    this.live.delete(dir);
+  }
+
+  private removeAll(): void {
+    for (const dir of this.live) rmSync(dir, { recursive: true, force: true });
+    this.live.clear();
+  }
+})();
