@@ -14,10 +14,10 @@ import { JUDGED_FILE, searchIds, withJudgedEngines } from './judged.ts';
 import { terms, words } from '../core/text/analysis.ts';
 
 interface Draft { id: string; kind: string; query: string; about: string; files?: string[] }
-interface Page { page_id: string; text: string }
-interface Item { document_id: string; file_number: string; start_page: number; end_page: number; title: string }
+export interface Page { page_id: string; text: string }
+export interface Item { document_id: string; file_number: string; start_page: number; end_page: number; title: string }
 
-async function readRelease(dir: string): Promise<{ pages: Page[]; items: Item[] }> {
+export async function readRelease(dir: string): Promise<{ pages: Page[]; items: Item[] }> {
   const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
   const conn = await instance.connect();
   const read = async <T>(sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as unknown as T[];
