@@ -1,7 +1,7 @@
 // One published release opened read-only: its manifest, a DuckDB instance with a view per table, a connection pool.
 // Requests hold a reference while they run, so a retired release closes only after its last request finishes.
 import { rmSync } from 'node:fs';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -77,8 +77,10 @@ export async function checkedManifest(dir: string): Promise<Manifest> {
   if (typeof manifest?.releaseId !== 'string' || typeof manifest.createdAt !== 'string' || typeof manifest.tables !== 'object' || manifest.tables === null) {
     throw new ReleaseRefused(id, 'manifest.json has no releaseId, createdAt or tables');
   }
-  // Pins, links and lake/current name a release by its folder: one whose manifest says another id is not that release.
-  if (manifest.releaseId !== id) throw new ReleaseRefused(id, `its folder is named ${id} but its manifest.json says release ${manifest.releaseId}`);
+  // Pins, links and lake/current name a release by its folder (`dir` may be reached through lake/current): one whose
+  // manifest says another id is not that release.
+  const folder = basename(await realpath(dir));
+  if (manifest.releaseId !== folder) throw new ReleaseRefused(folder, `its folder is named ${folder} but its manifest.json says release ${manifest.releaseId}`);
   return manifest;
 }
 
