@@ -38,7 +38,7 @@ export function confusion(pairs: Pairs, k: number): number[][] {
 
 if (process.argv[1]?.endsWith('bench/judged-agreement.ts')) {
   const { values } = parseArgs({ options: { rejudged: { type: 'string' } } });
-  const blind = JSON.parse(readFileSync(values.rejudged ?? REJUDGED_FILE, 'utf8')) as Record<string, Record<string, number>>;
+  const blind = (JSON.parse(readFileSync(values.rejudged ?? REJUDGED_FILE, 'utf8')) as { grades: Record<string, Record<string, number>> }).grades;
   const byKind = new Map<string, Pairs>();
   let missing = 0;
   for (const q of loadJudged()) {

@@ -189,8 +189,10 @@ export function formatJudged(r: JudgedResult): string {
 }
 
 if (process.argv[1]?.endsWith('bench/judged.ts')) {
-  const { values } = parseArgs({ options: { 'per-query': { type: 'boolean', default: false }, kind: { type: 'string' }, out: { type: 'string' } } });
-  const all = loadJudged();
+  const { values } = parseArgs({ options: { 'per-query': { type: 'boolean', default: false }, kind: { type: 'string' }, out: { type: 'string' }, grades: { type: 'string' } } });
+  // --grades FILE: score against another judge's grades of the same pools (bench/judged/rejudged.json).
+  const regraded = values.grades ? (JSON.parse(readFileSync(values.grades, 'utf8')) as { grades: Record<string, Record<string, Grade>> }).grades : null;
+  const all = loadJudged().map((q) => (regraded?.[q.id] ? { ...q, judgments: regraded[q.id] } : q));
   if (values.kind && !KINDS.includes(values.kind as Kind)) throw new Error(`--kind: one of ${KINDS.join(', ')}; got '${values.kind}'`);
   const queries = values.kind ? all.filter((q) => q.kind === values.kind) : all;
   const started = performance.now();
