@@ -3,26 +3,43 @@
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { describeSupervisor } from '../../core/roster.ts';
-import { interpret, type Interpreted } from './interpret.ts';
+import { interpret, type Interpreted, type MeetingQuestion } from './interpret.ts';
+import { getMeeting } from './meetings.ts';
 import { MAX_YEAR, MIN_YEAR } from './years.ts';
 import { searchComments } from './comments.ts';
 import { searchItems } from './items.ts';
 import { searchPages } from './pages.ts';
 import { supervisors } from './supervisors.ts';
 import { INTERPRETATION_LIMITS } from './aggregates/shared.ts';
-import { coverageOf, type SpanCoverage } from './coverage.ts';
+import { coverageOf, meetingsCoverage, type SpanCoverage } from './coverage.ts';
 
 /** Results per search: an agent reads a few strong hits better than many loose ones, and can ask each search for more. */
 const LIMIT = 5;
+
+/** Words the minutes or agenda print for what a meeting question asks, searched within that meeting's pages. */
+const CUE_WORDS: Partial<Record<MeetingQuestion, string>> = {
+  presided: 'presiding president',
+  'called-to-order': 'called meeting to order PM',
+  adjourned: 'adjourned adjournment',
+  attendance: 'call of the roll noted present',
+  speakers: 'general public comment',
+};
 
 export async function evidenceBundle(release: Release, links: Links, p: { q: string }) {
   const x = interpret(p.q, await supervisors(release));
   const i = x.interpretation;
   const voter = x.supervisor;
-  // With no subject words left, a named voter's surname still finds their roll calls (item text prints the names).
-  const words = i.searchQuery || voter?.surname || p.q;
+  const named = await namedMeeting(release, x);
+  i.meetingDate = named.date;
+  const held = named.held ? named.date : null;
+  // With no subject words left: the words a meeting question's answer is printed with, or a named voter's surname
+  // (item text prints the names), or the question.
+  const words = i.searchQuery || (held && i.meetingQuestion ? CUE_WORDS[i.meetingQuestion] : undefined) || voter?.surname || p.q;
   const years = { from: i.fromYear, to: i.toYear };
-  const plainItems = () => searchItems(release, links, { q: words, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT });
+  const date = held ?? undefined;
+  const meeting = held ? await meetingSummary(release, links, held, x) : null;
+  // About a meeting with no subject words, its own items (in agenda order) are the legislative items.
+  const plainItems = () => searchItems(release, links, { q: words, final: i.finalOnly, groupBy: 'none', ...years, date, limit: LIMIT });
   // With a voter, the items without the voter filter are shown only when none has their roll call: asked only then.
   const [coverage, items, votes, pageMatches, publicComments] = await Promise.all([
     coverageOf(release, years),
@@ -30,8 +47,9 @@ export async function evidenceBundle(release: Release, links: Links, p: { q: str
     voter
       ? searchItems(release, links, { q: words, voter: voter.fullName, position: i.recordedPosition ?? undefined, final: i.finalOnly, groupBy: 'none', ...years, limit: LIMIT })
       : null,
-    searchPages(release, links, { q: words, ...years, limit: LIMIT, mode: release.has('page_embeddings') ? 'hybrid' : 'lexical' }),
-    i.commentIntent ? searchComments(release, links, { q: words, ...years, limit: LIMIT }) : null,
+    // A meeting fact (who presided, when it adjourned) is found by the words the minutes print it with.
+    searchPages(release, links, { q: (held && i.meetingQuestion && CUE_WORDS[i.meetingQuestion]) || words, ...years, date, limit: LIMIT, mode: release.has('page_embeddings') ? 'hybrid' : 'lexical' }),
+    i.commentIntent ? searchComments(release, links, { q: words, ...years, date, limit: LIMIT }) : null,
   ]);
   const votesShown = votes !== null && votes.total > 0;
   const legislativeItems = votesShown ? votes! : (items ?? (await plainItems()));
@@ -39,16 +57,68 @@ export async function evidenceBundle(release: Release, links: Links, p: { q: str
     coverage,
     question: p.q,
     interpretation: i,
-    guidance: guidance(links, x, words, coverage, { votes: votes?.total ?? null, votesShown }),
+    guidance: guidance(links, x, words, coverage, { votes: votes?.total ?? null, votesShown }, named),
     legislativeItems,
     pageMatches,
     publicComments,
+    meeting,
   };
 }
 
-function guidance(links: Links, x: Interpreted, words: string, coverage: SpanCoverage, found: { votes: number | null; votesShown: boolean }): string[] {
+/** The meeting a question names (by date or by its place in a month or year), and whether the lake holds it. */
+async function namedMeeting(release: Release, x: Interpreted): Promise<{ date: string | null; held: boolean; nearest: string[] }> {
+  const all = (await meetingsCoverage(release)).map((m) => m.date).sort();
+  const o = x.meetingOrdinal;
+  let date = x.interpretation.meetingDate;
+  if (!date && o) {
+    const of = all.filter((d) => d.startsWith(o.month ? `${o.year}-${String(o.month).padStart(2, '0')}` : String(o.year)));
+    date = (o.n < 0 ? of.at(o.n) : of[o.n - 1]) ?? null;
+  }
+  if (!date) return { date: null, held: false, nearest: [] };
+  const held = all.includes(date);
+  const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
+  const nearest = held ? [] : [...all].sort((a, b) => Math.abs(day(a) - day(date)) - Math.abs(day(b) - day(date))).slice(0, 2).sort();
+  return { date, held, nearest };
+}
+
+/** What a question about a meeting needs of its record: documents, items in agenda order, the item asked for, speakers. */
+async function meetingSummary(release: Release, links: Links, date: string, x: Interpreted) {
+  const m = await getMeeting(release, links, date, {});
+  if (!m) return null;
+  // The meeting record's rows, as meeting-record.json describes them.
+  const items = m.items as unknown as { sequence: number; fileNumber: string | null; title: string; actions: string[]; transcriptUrl: string; rollCalls: unknown[] }[];
+  const comments = m.comments as unknown as { speaker: string }[];
+  const brief = (it: (typeof items)[number]) => ({ sequence: it.sequence, fileNumber: it.fileNumber, title: it.title, transcriptUrl: it.transcriptUrl });
+  const n = x.itemNumber;
+  const asked = n === null ? null : ((n < 0 ? items.at(n) : (items.find((it) => Number(it.sequence) === n) ?? items[n - 1])) ?? null);
+  return {
+    date: m.date,
+    documents: m.documents.map((d) => ({ id: d.id, kind: d.kind, officialUrl: d.officialUrl })),
+    itemsFrom: m.itemsFrom,
+    itemCount: items.length,
+    items: items.slice(0, LIMIT).map(brief),
+    item: asked ? { ...brief(asked), actions: asked.actions, rollCalls: asked.rollCalls } : null,
+    speakerCount: comments.length,
+    speakers: comments.map((c) => c.speaker),
+    transcriptUrl: m.transcriptUrl,
+    markdownUrl: m.markdownUrl,
+  };
+}
+
+function guidance(links: Links, x: Interpreted, words: string, coverage: SpanCoverage, found: { votes: number | null; votesShown: boolean }, named: { date: string | null; held: boolean; nearest: string[] }): string[] {
   const i = x.interpretation;
   const out: string[] = [coverage.statement];
+  if (named.date && named.held) {
+    out.push(`The question names the meeting of ${named.date}${x.meetingOrdinal && !x.interpretation.searchQuery ? ` (${x.meetingOrdinal.words})` : ''}: meeting summarises its record (documents, items in agenda order, speakers), and every search below is limited to that meeting. Next: for the whole record (each item's actions and roll calls, every speaker's summary), call get_meeting with date ${named.date} or ${links.meeting(named.date)}`);
+    if (i.meetingQuestion && CUE_WORDS[i.meetingQuestion]) out.push(`What the question asks (${i.meetingQuestion}) is printed in the minutes or on the agenda's cover, not in the items: read it in pageMatches, searched within that meeting for ${`“${CUE_WORDS[i.meetingQuestion]}”`}.`);
+  } else if (named.date) {
+    out.push(`The question names ${named.date}, but the lake holds no document of a meeting that day${named.nearest.length ? `; the nearest meetings it holds are ${named.nearest.join(' and ')} (get_meeting)` : ''}. The searches below are not limited to one meeting.`);
+  } else if (x.meetingOrdinal) {
+    out.push(`The lake holds no meeting matching “${x.meetingOrdinal.words}”; list the meetings it holds with list_meetings.`);
+  } else if (i.meetingQuestion) {
+    out.push('The question asks about a meeting but names no date: name the meeting (e.g. “November 1, 2016”), or find it with list_meetings and read it with get_meeting.');
+  }
+  if (i.fiscalYear) out.push(`Fiscal year ${i.fiscalYear} (July 1 ${i.fiscalYear.slice(0, 4)} – June 30 ${i.fiscalYear.slice(5)}) was searched as words, as titles print it, not as the calendar years ${i.fiscalYear.replace('-', ' and ')}.`);
   const said = (w: string) => `“${w.trim()}”`;
   const inferred = x.inferences.filter((f) => !['voteIntent', 'housingIntent', 'commentIntent'].includes(f.field));
   out.push(

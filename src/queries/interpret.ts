@@ -2,6 +2,7 @@
 // the recorded position asked about, final-only, intents, and the search words that are left. Deterministic rules, no
 // model: every inferred filter is reported with the words it came from, so a reader can check it.
 import { foldChars, QUESTION_TITLE, servesIn, type RosterEntry } from '../../core/roster.ts';
+import { datesIn, monthOf } from '../../core/dates.ts';
 import { distance } from '../../core/text/analysis.ts';
 import { MAX_YEAR, MIN_YEAR } from './years.ts';
 
@@ -15,7 +16,19 @@ export interface Interpretation {
   housingIntent: boolean;
   commentIntent: boolean;
   finalOnly: boolean;
+  /** The meeting the question names by its date (`November 1, 2016`, `11/1/2016`, `the first meeting in March 2017`). */
+  meetingDate: string | null;
+  /** What the question asks of that meeting, when it asks about the meeting itself. */
+  meetingQuestion: MeetingQuestion | null;
+  /** A fiscal year named (`the 2018-2019 budget`, `FY 2018-19`): searched as words, not as two calendar years. */
+  fiscalYear: string | null;
 }
+
+export const MEETING_QUESTIONS = ['what-happened', 'presided', 'called-to-order', 'adjourned', 'attendance', 'item', 'item-count', 'speakers'] as const;
+export type MeetingQuestion = (typeof MEETING_QUESTIONS)[number];
+
+/** `the first meeting in March 2017`: which meeting of a month or year, resolved against the meetings the lake holds. */
+export interface MeetingOrdinal { n: number; month: number | null; year: number; words: string }
 
 /** One inferred filter and the words of the question it came from. */
 export interface Inference { field: keyof Interpretation | 'voter-candidates'; value: string; words: string }
@@ -33,6 +46,10 @@ export interface Interpreted {
   others: RosterEntry[];
   /** Years mentioned outside 2012–2026 and ignored. */
   ignoredYears: number[];
+  /** A meeting named by its place in a month or year, to resolve against the meetings held (then `meetingDate`). */
+  meetingOrdinal: MeetingOrdinal | null;
+  /** The n-th item asked for (`the first item`: 1; `the last item`: -1). */
+  itemNumber: number | null;
 }
 
 type Span = [number, number];
@@ -66,7 +83,25 @@ const QUESTION_WORDS = new Set(`how what which who whom whose when where why did
   the a an on of about for in to at with by and or any all there this that these those me us i you we they it its tell show list find give get
   please can could would should will vote votes voted voting supervisor supervisors sup president board record records recorded position positions
   say said says public comment comments commented commenter commenters speaker speakers spoke speak testify testified testimony members member
-  many much often times time ever anyone anybody anything happen happened happens file files`.split(/\s+/).filter(Boolean));
+  many much often times time ever anyone anybody anything happen happened happens file files over`.split(/\s+/).filter(Boolean));
+
+const ORDINALS: Record<string, number> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, fifth: 5, '5th': 5, last: -1, final: -1 };
+const ORDINAL = String.raw`(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final)`;
+const MEETING_ORDINAL_RE = new RegExp(String.raw`\b(?:the\s+)?${ORDINAL}\s+(?:(?:full\s+)?board\s+|regular\s+)?meeting\s+(?:in|of)\s+(?:([a-z]{3,9})\.?\s+)?((?:19|20)\d\d)\b`, 'gi');
+const FISCAL_RE = /\b(?:(fy|fiscal\s+years?)\s*)?((?:19|20)\d\d)\s*[-–/]\s*((?:19|20)?\d\d)\b(\s*(?:budget|fiscal|appropriation|annual\s+salary))?/gi;
+/** Cues of a question about the meeting itself, each with the words the minutes or agenda print for it. */
+const MEETING_CUES: { question: MeetingQuestion; re: RegExp; needsMeeting?: boolean }[] = [
+  { question: 'presided', re: /\b(?:who\s+(?:presided|chaired|was\s+presiding|was\s+(?:the\s+)?(?:board\s+)?president)|presid(?:ed|ing)\b|presiding\s+officer)/gi },
+  { question: 'called-to-order', re: /\b(?:call(?:ed)?\s+to\s+order|(?:scheduled\s+to\s+)?(?:start|begin)(?:s|ning)?(?:\s+time)?)\b/gi, needsMeeting: true },
+  { question: 'adjourned', re: /\badjourn(?:ed|ment|s)?\b/gi },
+  { question: 'attendance', re: /\b(?:who\s+(?:was|were)\s+(?:absent|present|excused|not\s+present)|(?:noted|not)\s+present|on\s+the\s+call\s+of\s+the\s+roll|roll\s+call\s+attendance)\b/gi },
+  { question: 'item-count', re: /\bhow\s+many\s+(?:numbered\s+)?items?\b/gi },
+  { question: 'speakers', re: /\b(?:who\s+spoke|how\s+many\s+(?:public\s+comment\s+)?speakers|speakers?)\b/gi, needsMeeting: true },
+  { question: 'what-happened', re: /\bwhat\s+(?:happened|was\s+(?:decided|discussed|done))\b/gi, needsMeeting: true },
+];
+const ITEM_RE = new RegExp(String.raw`\b(?:(?:the\s+)?${ORDINAL}\s+(?:numbered\s+)?item|item\s+(?:no\.?\s*|number\s+)?(\d{1,3}))\b`, 'gi');
+/** Words that only frame a question about a meeting (kept out of the search words once a meeting is named). */
+const MEETING_WORDS = new Set('meeting meetings agenda agendas minutes item items numbered first last listed held'.split(' '));
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const overlaps = (a: Span, spans: Span[]) => spans.some(([s, e]) => a[0] < e && s < a[1]);
@@ -77,6 +112,57 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
   const inferences: Inference[] = [];
   const take = (start: number, end: number) => consumed.push([start, end]);
 
+  // Fiscal years: kept as search words (titles print them), never read as two calendar years.
+  let fiscalYear: string | null = null;
+  const fiscalSpans: Span[] = [];
+  for (const m of q.matchAll(FISCAL_RE)) {
+    const a = Number(m[2]);
+    const b = Number(m[3].length === 2 ? `${m[2].slice(0, 2)}${m[3]}` : m[3]);
+    if (b !== a + 1 || !(m[1] || m[4] || m[3].length === 2)) continue;
+    fiscalSpans.push([m.index!, m.index! + m[0].length]);
+    fiscalYear ??= `${a}-${b}`;
+    inferences.push({ field: 'fiscalYear', value: `${a}-${b}`, words: m[0].trim() });
+  }
+
+  // A meeting named by its date, or by its place in a month or year.
+  let meetingDate: string | null = null;
+  let meetingOrdinal: MeetingOrdinal | null = null;
+  for (const d of datesIn(q)) {
+    const year = Number(d.iso.slice(0, 4));
+    if (year < MIN_YEAR || year > MAX_YEAR || overlaps([d.start, d.end], consumed)) continue;
+    take(d.start, d.end);
+    if (meetingDate) continue;
+    meetingDate = d.iso;
+    inferences.push({ field: 'meetingDate', value: d.iso, words: q.slice(d.start, d.end) });
+  }
+  for (const m of q.matchAll(MEETING_ORDINAL_RE)) {
+    const month = m[2] ? monthOf(m[2]) : 0;
+    if (m[2] && month === 0) continue;
+    take(m.index!, m.index! + m[0].length);
+    meetingOrdinal ??= { n: ORDINALS[m[1].toLowerCase()], month: month || null, year: Number(m[3]), words: m[0].trim() };
+  }
+  const meetingYear = meetingDate ? Number(meetingDate.slice(0, 4)) : meetingOrdinal?.year ?? null;
+
+  // What is asked of the meeting itself.
+  let meetingQuestion: MeetingQuestion | null = null;
+  // Words also used of other things ("what happened to the bill", "speakers on the lease", "start date") ask about
+  // a meeting only when the question names one.
+  const aboutNamedMeeting = meetingDate !== null || meetingOrdinal !== null;
+  for (const cue of MEETING_CUES) {
+    if (cue.needsMeeting && !aboutNamedMeeting) continue;
+    for (const m of q.matchAll(cue.re)) {
+      meetingQuestion ??= cue.question;
+      take(m.index!, m.index! + m[0].length);
+    }
+  }
+  let itemNumber: number | null = null;
+  for (const m of aboutNamedMeeting ? q.matchAll(ITEM_RE) : []) {
+    itemNumber ??= m[1] ? ORDINALS[m[1].toLowerCase()] : Number(m[2]);
+    meetingQuestion ??= 'item';
+    take(m.index!, m.index! + m[0].length);
+  }
+  if (meetingQuestion) inferences.push({ field: 'meetingQuestion', value: meetingQuestion, words: meetingQuestion });
+
   // Years: ranges first, then single years; outside 2012–2026 ignored.
   let fromYear = MIN_YEAR;
   let toYear = MAX_YEAR;
@@ -86,7 +172,7 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
   for (const rule of YEAR_RULES) {
     for (const m of q.matchAll(rule.re)) {
       const span: Span = [m.index!, m.index! + m[0].length];
-      if (overlaps(span, consumed)) continue;
+      if (overlaps(span, consumed) || overlaps(span, fiscalSpans)) continue;
       const a = Number(m[1]);
       const b = m[2] ? Number(m[2]) : a;
       const outside = [a, b].filter((y) => y < MIN_YEAR || y > MAX_YEAR);
@@ -117,6 +203,10 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
     inferences.push({ field: 'fromYear', value: `${fromYear}–${toYear}`, words: singles.join(', ') });
   }
   if (fromYear > toYear) [fromYear, toYear] = [toYear, fromYear];
+  if (meetingYear !== null && !ranged && singles.length === 0) {
+    [fromYear, toYear] = [meetingYear, meetingYear];
+    inferences.push({ field: 'fromYear', value: `${meetingYear}–${meetingYear}`, words: meetingDate ?? meetingOrdinal!.words });
+  }
 
   // Supervisors: full names and name variants anywhere; surnames anywhere unless they are also ordinary words, which
   // count only after a title, as a possessive, before "vote(d)", or capitalised mid-sentence; then near misses (typos)
@@ -215,12 +305,19 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
     const words = q.match(re)?.[0];
     if (on) inferences.push({ field, value: 'true', words: words ?? (finalOnly ? 'final' : 'position words') });
   }
+  // The Board's own name frames a question ("the San Francisco Board of Supervisors meeting"): it is on every page.
+  for (const m of q.matchAll(/\b(?:city\s+and\s+county\s+of\s+)?san\s+francisco(?=\s+board\b)/gi)) take(m.index!, m.index! + m[0].length);
   // "public comment", "members of the public", "the public said" frame the question: drop them from the search words.
   for (const m of q.matchAll(/\b(?:public\s+comments?|members?\s+of\s+the\s+public|the\s+public\s+(?:say|said|says|think|thought|want|wanted))\b/gi)) take(m.index!, m.index! + m[0].length);
 
   return {
-    interpretation: { searchQuery: searchWords(q, consumed), voter: supervisor?.fullName ?? null, recordedPosition, fromYear, toYear, voteIntent, housingIntent, commentIntent, finalOnly },
+    interpretation: {
+      searchQuery: searchWords(q, consumed, meetingYear !== null || meetingQuestion !== null), voter: supervisor?.fullName ?? null, recordedPosition, fromYear, toYear,
+      voteIntent, housingIntent, commentIntent, finalOnly, meetingDate, meetingQuestion, fiscalYear,
+    },
     inferences,
+    meetingOrdinal,
+    itemNumber,
     supervisor,
     ambiguous,
     notServing,
@@ -229,8 +326,8 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
   };
 }
 
-/** The question minus the consumed spans and the question words; quoted phrases kept whole. */
-function searchWords(q: string, consumed: Span[]): string {
+/** The question minus the consumed spans and the question words (and, about a meeting, its framing words); quoted phrases kept whole. */
+function searchWords(q: string, consumed: Span[], aboutMeeting: boolean): string {
   let rest = '';
   for (let i = 0; i < q.length; i++) rest += consumed.some(([s, e]) => i >= s && i < e) ? ' ' : q[i];
   const out: string[] = [];
@@ -240,7 +337,7 @@ function searchWords(q: string, consumed: Span[]): string {
       continue;
     }
     const word = m[0].replace(/^[^\p{L}\p{N}$#]+|[^\p{L}\p{N}%]+$/gu, '').replace(/['’]s$/i, '');
-    if (!word || QUESTION_WORDS.has(foldChars(word))) continue;
+    if (!word || QUESTION_WORDS.has(foldChars(word)) || (aboutMeeting && MEETING_WORDS.has(foldChars(word)))) continue;
     out.push(word);
   }
   return out.join(' ');
