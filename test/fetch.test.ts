@@ -700,7 +700,7 @@ t.test('faults in the listing: an empty page, a missing pager', async (t) => {
       res,
       200,
       'text/html',
-      listingPages[0].replace(/<h2 class="element-invisible">Pages[\s\S]*?<\/ul><\/div>/, ''),
+      listingPages[0].replace(/<div class="pagination" role="navigation">[\s\S]*?<\/ul><\/div>/, ''),
     ),
   );
   const pagerless = await faultRun('fault-pager');

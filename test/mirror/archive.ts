@@ -67,38 +67,35 @@ ${links}
 </tr>`;
 }
 
-/** Drupal 7 theme_pager (includes/pager.inc): first/previous, 9 page numbers around the current one, next/last. */
+/**
+ * The pager as the site's Drupal 7 theme prints it (it overrides core theme_pager; the shape of a saved sfbos.org page
+ * of 2021 in washabstract/city-scrapers-ca, tests/files/sf_bos.html): `div.pagination` around `ul.pager`, the
+ * current page `li.active` (a link without href), other pages `li.item`, then `li.next` titled "Go to next page";
+ * odd/even and first/last classes on every item; no first/previous/last links.
+ */
 function pager(root: string, current: number, total: number): string {
   const href = (page: number) => `${root}${LISTING}${page > 0 ? `?page=${page}` : ''}`;
-  const link = (page: number, title: string, text: string) => `<a title="${title}" href="${href(page)}">${text}</a>`;
   const items: { cls: string; html: string }[] = [];
-  if (current > 0) {
-    items.push({ cls: 'pager-first', html: link(0, 'Go to first page', '« first') });
-    items.push({ cls: 'pager-previous', html: link(current - 1, 'Go to previous page', '‹ previous') });
-  }
   const first = Math.max(0, Math.min(current - 4, total - 9));
   const last = Math.min(total - 1, first + 8);
-  if (first > 0) items.push({ cls: 'pager-ellipsis', html: '…' });
   for (let p = first; p <= last; p++) {
-    if (p === current) items.push({ cls: 'pager-current', html: String(p + 1) });
-    else items.push({ cls: 'pager-item', html: link(p, `Go to page ${p + 1}`, String(p + 1)) });
+    if (p === current) items.push({ cls: 'active', html: `<a>${p + 1}</a>` });
+    else items.push({ cls: 'item', html: `<a title="Go to page ${p + 1}" href="${href(p)}">${p + 1}</a>` });
   }
-  // As Drupal does: no closing ellipsis when only the last page is left out.
-  if (last < total - 2) items.push({ cls: 'pager-ellipsis', html: '…' });
-  if (current < total - 1) {
-    items.push({ cls: 'pager-next', html: link(current + 1, 'Go to next page', 'next ›') });
-    items.push({ cls: 'pager-last', html: link(total - 1, 'Go to last page', 'last »') });
-  }
+  if (current < total - 1)
+    items.push({ cls: 'next', html: `<a title="Go to next page" href="${href(current + 1)}">next ›</a>` });
   const lis = items.map((item, i) => {
-    const cls = [item.cls, i === 0 ? 'first' : '', i === items.length - 1 ? 'last' : ''].filter(Boolean).join(' ');
+    const cls = [item.cls, i % 2 === 0 ? 'odd' : 'even', i === 0 ? 'first' : '', i === items.length - 1 ? 'last' : '']
+      .filter(Boolean)
+      .join(' ');
     return `<li class="${cls}">${item.html}</li>`;
   });
-  return `<h2 class="element-invisible">Pages</h2><div class="item-list"><ul class="pager">${lis.join('\n')}\n</ul></div>`;
+  return `<div class="pagination" role="navigation"><ul class="pager">${lis.join('\n')}\n</ul></div>`;
 }
 
 /**
  * The listing's pages, newest meeting first, `perPage` rows each, a Drupal pager on every page (the last without
- * `li.pager-next`). Links in the pager are root-relative under `root` (`/` for a mirror at a host root, `/archive/`
+ * `li.next`). Links in the pager are root-relative under `root` (`/` for a mirror at a host root, `/archive/`
  * for one under a path prefix). A single page still gets a pager (with only its current page), which Drupal would
  * leave out: the archive's real listing has many pages, and its reader treats a page without a pager as a failure.
  */

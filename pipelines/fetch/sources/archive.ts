@@ -33,7 +33,7 @@ export interface ListingRow {
 
 export interface ListingPage {
   rows: ListingRow[];
-  /** The Drupal pager: absent (null) or present, with the absolute URL of its `li.pager-next` link or null. */
+  /** The Drupal pager: absent (null) or present, with the absolute URL of its next-page link (`li.next`, `li.pager-next`) or null. */
   pager: { next: string | null } | null;
 }
 
@@ -124,7 +124,12 @@ export function parseArchiveListing(page: string, pageUrl: string): ListingPage 
       const docCell = cells.find((c) => hasClass(c.attrs, 'views-field-field-meeting-type-1'));
       const documents: ListedDocument[] = [];
       const otherLinks: string[] = [];
-      for (const a of (docCell?.inner ?? '').matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/gi)) {
+      // Documents are linked from the meeting-type-1 cell; a minutes column of its own is read as well.
+      const linkCells = cells.filter((c) => c !== dateCell && /<a\b/i.test(c.inner));
+      for (const a of linkCells
+        .map((c) => c.inner)
+        .join('\n')
+        .matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a>/gi)) {
         const href = attributes(a[1]).href;
         if (!href) continue;
         const url = absolute(href, pageUrl);
@@ -135,7 +140,7 @@ export function parseArchiveListing(page: string, pageUrl: string): ListingPage 
       // The row's label (Regular Meeting, Special Meeting…) is whatever another cell prints.
       const label =
         cells
-          .filter((c) => c !== dateCell && c !== docCell)
+          .filter((c) => c !== dateCell && c !== docCell && !linkCells.includes(c))
           .map((c) => textOf(c.inner))
           .find(Boolean) ?? null;
       const date = dateCell
@@ -147,9 +152,11 @@ export function parseArchiveListing(page: string, pageUrl: string): ListingPage 
   const pagerList = elementsWithClass(html, 'ul', 'pager')[0];
   let pager: ListingPage['pager'] = null;
   if (pagerList) {
-    const nextItem = elementsWithClass(pagerList.inner, 'li', 'pager-next')[0];
-    const href = nextItem ? /<a\b([^>]*)>/i.exec(nextItem.inner) : null;
-    const next = href ? attributes(href[1]).href : undefined;
+    // The site's theme marks it li.next (Drupal core: li.pager-next); both title it "Go to next page".
+    const nextItem =
+      elementsWithClass(pagerList.inner, 'li', 'next')[0] ?? elementsWithClass(pagerList.inner, 'li', 'pager-next')[0];
+    const anchors = [...(nextItem?.inner ?? pagerList.inner).matchAll(/<a\b([^>]*)>/gi)].map((m) => attributes(m[1]));
+    const next = (nextItem ? anchors[0] : anchors.find((a) => /^go to next page$/i.test(a.title ?? '')))?.href;
     pager = { next: next ? absolute(next, pageUrl) : null };
   }
   return { rows, pager };

@@ -133,7 +133,7 @@ export function parseGrid(table: Element): { headers: string[]; rows: GridRow[] 
       .map((b) => b.inner)
       .join('') || table.inner;
   const rows = children(body, 'tr')
-    .filter((tr) => /^(rgRow|rgAltRow)$/.test((attr(tr.open, 'class') ?? '').trim()))
+    .filter((tr) => /(?:^|\s)(?:rgRow|rgAltRow)(?:\s|$)/.test(attr(tr.open, 'class') ?? '')) // also `rgAltRow rgSelectedRow`
     .map((tr) => {
       const cells = new Map<string, string>();
       children(tr.inner, 'td').forEach((td, i) => {
