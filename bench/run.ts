@@ -253,6 +253,8 @@ async function measure(client: Client, paths: string[], iterations: number, conc
 /** A JavaScript library's measurement in one class (references.ts), against FTS5's top 20 for context. */
 interface LibClass {
   latency: Latency;
+  /** ours p50 ÷ this library's p50 (same machine, same run). */
+  ratioP50: number;
   /** Mean over the class's queries of |top-20 library ∩ top-20 FTS5| ÷ the longer list. */
   overlapFts5: number;
 }
@@ -319,7 +321,10 @@ async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterat
   const f = summarize(ftsT);
   const mean = (xs: number[]) => round(xs.reduce((n, x) => n + x, 0) / Math.max(1, xs.length), 2);
   const libraries: EngineClass['libraries'] = {};
-  for (const [i, lib] of libs.entries()) libraries[lib.name] = { latency: summarize(libT[i]), overlapFts5: mean(libOverlap[i]) };
+  for (const [i, lib] of libs.entries()) {
+    const latency = summarize(libT[i]);
+    libraries[lib.name] = { latency, ratioP50: round(o.p50 / Math.max(latency.p50, 0.001), 2), overlapFts5: mean(libOverlap[i]) };
+  }
   const refs = [{ name: 'FTS5', p50: f.p50 }, ...libs.map((l) => ({ name: l.name, p50: libraries[l.name]!.latency.p50 }))];
   const best = refs.reduce((a, b) => (b.p50 < a.p50 ? b : a));
   return {
