@@ -4,7 +4,7 @@
 //   node --import tsx bench/run.ts [--scales 1,3,10] [--rebuild] [--load-seconds 60] [--load-tool wrk|node|auto]
 //                                  [--iterations N] [--profile] [--smoke --meetings 4] [--out FILE] [--build-only]
 //                                  [--snapshot-seconds 120] [--append] [--only search,engine,endpoints,snapshots,load,front]
-//                                  [--front-seconds 20] [--replicas 2]
+//                                  [--front-seconds 20] [--replicas 2] [--no-libraries]
 // --only measures just those sections (the rest are left out of the results); `front` is the skewed mix against one
 // process with and without its answer cache and against REPLICAS processes behind nginx with and without its cache.
 // --append keeps the other scales already in the results file (SCALE=10 measured in a later run than 1 and 3).
@@ -24,6 +24,7 @@ import { bm25 } from '../src/queries/bm25.ts';
 import { Params } from '../src/queries/sql.ts';
 import { ENTITIES, lineStarts } from '../src/queries/snapshots.ts';
 import { buildFts, ftsSearch, type Fts } from './fts5.ts';
+import { buildMiniSearch, buildOrama, libQuery, readPages, type RefBuild, type Reference } from './references.ts';
 import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
@@ -60,6 +61,8 @@ export interface BenchOptions {
   /** Seconds of skewed load per front configuration; processes behind nginx. */
   frontSeconds: number;
   replicas: number;
+  /** MiniSearch and Orama beside FTS5 in the engine section (references.ts); `--no-libraries` leaves them out. */
+  libraries: boolean;
   log: (line: string) => void;
 }
 
@@ -68,7 +71,7 @@ export type Section = (typeof SECTIONS)[number];
 
 export function defaultOptions(over: Partial<BenchOptions> = {}): BenchOptions {
   return {
-    only: new Set(SECTIONS), frontSeconds: 20, replicas: 2,
+    only: new Set(SECTIONS), frontSeconds: 20, replicas: 2, libraries: true,
     scales: [1], append: false, smoke: false, work: join(ROOT, 'bench', 'work'), corpusRoot: join(ROOT, 'bench', 'corpus'), out: join(ROOT, 'bench', 'results.json'),
     rebuild: false, loadSeconds: 60, loadTool: 'auto', loadConnections: 32, iterations: 20, perClass: 5, profile: false, snapshotCapSeconds: 120,
     log: (l) => process.stderr.write(l + '\n'), ...over,
@@ -247,19 +250,36 @@ async function measure(client: Client, paths: string[], iterations: number, conc
 // Engine: the server's own ranking function (rankPages: top 20 and the total, ranked in JavaScript from the postings
 // store) against SQLite FTS5; `oursNoTotal` times bm25.ts's SQL top 20 alone, which the rest of the server still composes
 
+/** A JavaScript library's measurement in one class (references.ts), against FTS5's top 20 for context. */
+interface LibClass {
+  latency: Latency;
+  /** ours p50 ÷ this library's p50 (same machine, same run). */
+  ratioP50: number;
+  /** Mean over the class's queries of |top-20 library ∩ top-20 FTS5| ÷ the longer list. */
+  overlapFts5: number;
+}
+
 interface EngineClass {
   ours: Latency; oursNoTotal: Latency; fts5: Latency;
   /** ours p50 ÷ FTS5 p50 (engine time, same machine, same run). */
   ratioP50: number;
   /** Mean over the class's queries of |top-20 ours ∩ top-20 FTS5| ÷ max(|ours|, |FTS5|). */
   overlap: number;
-  perQuery: { q: string; year?: number; kind?: string; oursHits: number; fts5Hits: number; overlap: number }[];
+  /** MiniSearch and Orama (references.ts), timed in the same loop as ours and FTS5. */
+  libraries?: Partial<Record<Reference['name'], LibClass>>;
+  /** The fastest reference's p50 (FTS5, MiniSearch, Orama) and ours ÷ it. */
+  fastest?: { name: string; p50: number; ratioP50: number };
+  perQuery: { q: string; year?: number; kind?: string; oursHits: number; fts5Hits: number; overlap: number; libraries?: Record<string, { hits: number; overlapFts5: number }> }[];
 }
 
-async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterations: number): Promise<EngineClass> {
+const overlapOf = (a: string[], b: string[]) => (a.length === 0 && b.length === 0 ? 1 : a.filter((id) => b.includes(id)).length / Math.max(a.length, b.length));
+
+async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterations: number, libs: Reference[] = []): Promise<EngineClass> {
   const ours: number[] = [];
   const oursNoTotal: number[] = [];
   const ftsT: number[] = [];
+  const libT = libs.map(() => [] as number[]);
+  const libOverlap = libs.map(() => [] as number[]);
   const perQuery: EngineClass['perQuery'] = [];
   for (const s of qs) {
     const range = yearRange({ year: s.year });
@@ -271,9 +291,15 @@ async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterat
     const a = (await rankPages(release, args)).ids.map((r) => r.id);
     await release.pool.rows(topSql, q);
     const b = ftsSearch(fts, s);
-    const inter = a.filter((id) => b.includes(id)).length;
-    const overlap = a.length === 0 && b.length === 0 ? 1 : inter / Math.max(a.length, b.length);
-    perQuery.push({ q: s.q, ...(s.year ? { year: s.year, kind: s.kind } : {}), oursHits: a.length, fts5Hits: b.length, overlap: round(overlap, 2) });
+    const overlap = overlapOf(a, b);
+    const lq = libQuery(s);
+    const libraries: Record<string, { hits: number; overlapFts5: number }> = {};
+    for (const [i, lib] of libs.entries()) {
+      const l = await lib.search(lq);
+      libOverlap[i].push(overlapOf(l, b));
+      libraries[lib.name] = { hits: l.length, overlapFts5: round(overlapOf(l, b), 2) };
+    }
+    perQuery.push({ q: s.q, ...(s.year ? { year: s.year, kind: s.kind } : {}), oursHits: a.length, fts5Hits: b.length, overlap: round(overlap, 2), ...(libs.length ? { libraries } : {}) });
     for (let i = 0; i < iterations; i++) {
       let t = performance.now();
       await rankPages(release, args);
@@ -284,13 +310,28 @@ async function engineClass(release: Release, fts: Fts, qs: SearchQuery[], iterat
       t = performance.now();
       ftsSearch(fts, s);
       ftsT.push(performance.now() - t);
+      for (const [j, lib] of libs.entries()) {
+        t = performance.now();
+        await lib.search(lq);
+        libT[j].push(performance.now() - t);
+      }
     }
   }
   const o = summarize(ours);
   const f = summarize(ftsT);
+  const mean = (xs: number[]) => round(xs.reduce((n, x) => n + x, 0) / Math.max(1, xs.length), 2);
+  const libraries: EngineClass['libraries'] = {};
+  for (const [i, lib] of libs.entries()) {
+    const latency = summarize(libT[i]);
+    libraries[lib.name] = { latency, ratioP50: round(o.p50 / Math.max(latency.p50, 0.001), 2), overlapFts5: mean(libOverlap[i]) };
+  }
+  const refs = [{ name: 'FTS5', p50: f.p50 }, ...libs.map((l) => ({ name: l.name, p50: libraries[l.name]!.latency.p50 }))];
+  const best = refs.reduce((a, b) => (b.p50 < a.p50 ? b : a));
   return {
     ours: o, oursNoTotal: summarize(oursNoTotal), fts5: f, ratioP50: round(o.p50 / Math.max(f.p50, 0.001), 2),
-    overlap: round(perQuery.reduce((n, q) => n + q.overlap, 0) / Math.max(1, perQuery.length), 2), perQuery,
+    overlap: round(perQuery.reduce((n, q) => n + q.overlap, 0) / Math.max(1, perQuery.length), 2),
+    ...(libs.length ? { libraries, fastest: { ...best, ratioP50: round(o.p50 / Math.max(best.p50, 0.001), 2) } } : {}),
+    perQuery,
   };
 }
 
@@ -437,6 +478,8 @@ export interface ScaleResult {
   search: Record<SearchClass, { c1: HttpLatency; c8: HttpLatency }>;
   engine: Record<SearchClass, EngineClass>;
   fts5Build: { pages: number; ms: number };
+  /** MiniSearch and Orama over the same pages, built in this process: build ms (the Parquet read apart) and heap retained. */
+  libraryBuilds?: Partial<Record<Reference['name'], RefBuild>>;
   endpoints: Record<string, HttpLatency & { path: string }>;
   snapshots: SnapshotResult[];
   load: (LoadResult & { note?: string }) | null;
@@ -488,11 +531,23 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
     }
     const engine = {} as ScaleResult['engine'];
     let fts5Build = { pages: 0, ms: 0 };
+    let libraryBuilds: ScaleResult['libraryBuilds'];
     if (o.only.has('engine')) {
       const fts = await buildFts(rel.dir, join(work, 'fts5.sqlite'));
       fts5Build = { pages: fts.pages, ms: Math.round(fts.ms) };
-      o.log(`fts5: ${fts.pages} pages indexed in ${(fts.ms / 1000).toFixed(1)} s; engine: our BM25 SQL vs SQLite FTS5`);
-      for (const cls of SEARCH_CLASSES) if (set.search[cls].length) engine[cls] = await engineClass(release, fts.db, set.search[cls], o.iterations);
+      o.log(`fts5: ${fts.pages} pages indexed in ${(fts.ms / 1000).toFixed(1)} s`);
+      let pages = await readPages(rel.dir);
+      const libs: Reference[] = [];
+      if (o.libraries) {
+        libs.push(buildMiniSearch(pages));
+        o.log(`minisearch: ${libs[0].build.pages} pages indexed in ${(libs[0].build.ms / 1000).toFixed(1)} s, heap ${libs[0].build.heapMb} MB`);
+        libs.push(await buildOrama(pages));
+        o.log(`orama: ${libs[1].build.pages} pages indexed in ${(libs[1].build.ms / 1000).toFixed(1)} s, heap ${libs[1].build.heapMb} MB`);
+        libraryBuilds = Object.fromEntries(libs.map((l) => [l.name, l.build]));
+      }
+      pages = [];
+      o.log(`engine: our BM25 against SQLite FTS5${libs.length ? ', MiniSearch and Orama' : ''}`);
+      for (const cls of SEARCH_CLASSES) if (set.search[cls].length) engine[cls] = await engineClass(release, fts.db, set.search[cls], o.iterations, libs);
       fts.db.close();
     }
 
@@ -560,7 +615,7 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
       scale, meetings: o.meetings ?? null,
       corpus: { dir: corpus.dir, documents: pdfs.length, pages: pdfs.reduce((n, p) => n + p.pages, 0), generatedMs: corpus.generatedMs },
       release: { id: release.id, dir: rel.dir, reused: rel.reused, bytes: dirBytes(rel.dir) },
-      pipeline: rel.build, queries: set, search, engine, fts5Build, endpoints, snapshots,
+      pipeline: rel.build, queries: set, search, engine, fts5Build, ...(libraryBuilds ? { libraryBuilds } : {}), endpoints, snapshots,
       load: loadResult, spread, front, server: { rssAfterStartMb, peakRssMb }, missing, failures, loadavg: { start: loadStart, end: round(loadavg()[0]) },
     };
   } finally {
@@ -604,6 +659,19 @@ export function table(r: BenchResults): string {
       const e = s.engine[cls];
       if (!h && !e) continue; // a section left out by --only prints as —
       line(cls, f(h?.c1.p50), f(h?.c1.p95), f(h?.c8.p50), f(h?.c8.p95), f(e?.ours.p50, 2), f(e?.fts5.p50, 2), f(e?.ratioP50, 2), f(e?.oursNoTotal.p50, 2), f(e?.overlap, 2));
+    }
+    if (Object.values(s.engine).some((e) => e?.libraries)) {
+      out.push('');
+      const lib = (e: EngineClass | undefined, n: Reference['name']) => e?.libraries?.[n];
+      line('engine p50 (ms)', 'service', 'FTS5', 'MiniSearch', 'Orama', 'fastest reference', 'service ÷ fastest', 'overlap with FTS5: service · MiniSearch · Orama');
+      line('---', '---:', '---:', '---:', '---:', '---', '---:', '---:');
+      for (const cls of SEARCH_CLASSES) {
+        const e = s.engine[cls];
+        if (!e?.libraries) continue;
+        line(cls, f(e.ours.p50, 2), f(e.fts5.p50, 2), f(lib(e, 'MiniSearch')?.latency.p50, 2), f(lib(e, 'Orama')?.latency.p50, 2), e.fastest?.name ?? '—', f(e.fastest?.ratioP50, 2),
+          `${f(e.overlap, 2)} · ${f(lib(e, 'MiniSearch')?.overlapFts5, 2)} · ${f(lib(e, 'Orama')?.overlapFts5, 2)}`);
+      }
+      for (const [name, b] of Object.entries(s.libraryBuilds ?? {})) out.push(`${name}: ${b.pages} pages indexed in ${f(b.ms / 1000)} s in process, heap retained ${b.heapMb} MB`);
     }
     out.push('');
     line('endpoint (c1, ms)', 'p50', 'p95', 'non-2xx');
@@ -681,6 +749,7 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
       only: { type: 'string' },
       'front-seconds': { type: 'string' },
       replicas: { type: 'string' },
+      'no-libraries': { type: 'boolean', default: false },
     },
   });
   const smoke = values.smoke;
@@ -698,6 +767,7 @@ if (process.argv[1]?.endsWith('bench/run.ts')) {
     ...(values.only ? { only: new Set(values.only.split(',') as Section[]) } : {}),
     frontSeconds: Number(values['front-seconds'] ?? (smoke ? 2 : 20)),
     replicas: Number(values.replicas ?? 2),
+    libraries: !values['no-libraries'],
     out: values.out ?? (smoke ? join(ROOT, 'bench', 'work', 'smoke', 'results.json') : join(ROOT, 'bench', 'results.json')),
   });
   if (o.scales.some((s) => !(s > 0))) throw new Error(`--scales: positive numbers, got '${values.scales}'`);

@@ -23,6 +23,8 @@ t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
   t.equal(s.pipeline.pages, s.corpus.pages, 'the release holds every page of the corpus');
   t.ok(s.pipeline.pagesPerSec > 0 && s.pipeline.pdftotext.pagesPerSec > 0, 'pipeline and pdftotext both measured');
   t.equal(s.fts5Build.pages > 0, true, 'FTS5 reference built from the pages Parquet');
+  t.equal(s.libraryBuilds?.MiniSearch?.pages, s.fts5Build.pages, 'MiniSearch indexes the pages FTS5 does');
+  t.equal(s.libraryBuilds?.Orama?.pages, s.fts5Build.pages, 'Orama indexes the pages FTS5 does');
   t.same(s.failures, [], 'every request answered 2xx (responses checked against their schemas)');
   for (const cls of SEARCH_CLASSES) {
     t.ok(s.search[cls]?.c1.n > 0 && s.search[cls]?.c8.n > 0, `${cls}: measured over HTTP at c1 and c8`);
@@ -30,6 +32,12 @@ t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
     t.ok(e && e.ours.n > 0 && e.fts5.n > 0, `${cls}: engine time for ours and FTS5`);
     t.ok(e && e.overlap >= 0 && e.overlap <= 1, `${cls}: overlap is a fraction`);
     t.ok(e && e.perQuery.some((q) => q.oursHits > 0), `${cls}: the derived queries match pages`);
+    for (const lib of ['MiniSearch', 'Orama'] as const) {
+      const l = e?.libraries?.[lib];
+      t.ok(l && l.latency.n > 0 && l.overlapFts5 >= 0 && l.overlapFts5 <= 1, `${cls}: ${lib} timed, overlap with FTS5 a fraction`);
+      t.ok(e && e.perQuery.some((q) => (q.libraries?.[lib]?.hits ?? 0) > 0), `${cls}: ${lib} matches pages`);
+    }
+    t.ok(e?.fastest && e.fastest.ratioP50 > 0, `${cls}: ours against the fastest reference`);
   }
   t.ok(s.endpoints['items'] && s.endpoints['comments'] && s.endpoints['pages/{id}'], 'items, comments and page records measured');
   for (const e of Object.values(s.endpoints)) t.equal(e.non2xx, 0, `${e.path}: 2xx`);
@@ -48,4 +56,5 @@ t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
   for (const [name, l] of front) t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `${name}: ${l.requests} requests, all 2xx`);
   t.ok(s.server.peakRssMb >= s.server.rssAfterStartMb && s.server.rssAfterStartMb > 0, 'server RSS read');
   t.match(table(results), /\| rare term \|/, 'the table prints');
+  t.match(table(results), /service ÷ fastest/, 'the table prints the references side by side');
 });
