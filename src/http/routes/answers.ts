@@ -1,17 +1,9 @@
 // Answer endpoints: the votes and housing aggregates, and the /api/query evidence bundle.
 import type { EvidenceBundle, HousingAggregate, HousingParams, QueryParams, VotesAggregate, VotesParams } from '../../schema-types.ts';
-import { evidenceBundle as evidence } from '../../queries/evidence.ts';
-import { housingAggregate as housing } from '../../queries/aggregates/housing.ts';
-import { votesAggregate as votes } from '../../queries/aggregates/votes.ts';
 import { evidenceMarkdown, housingAggregateMarkdown, votesAggregateMarkdown } from '../../render/markdown/answers.ts';
-import { declared, endpoint, type Endpoint } from '../endpoints.ts';
+import { endpoint, type Endpoint } from '../endpoints.ts';
+import { evidenceBundle, housingAggregate, votesAggregate } from '../typed-queries.ts';
 import { withCoverage } from '../../render/markdown/meetings.ts';
-
-// See `declared`: the votes and housing records' actionType is read as a string, not as the schema's enum; the
-// evidence bundle's comments are built from DuckDB rows.
-const evidenceBundle = declared<EvidenceBundle>()(evidence);
-const votesAggregate = declared<VotesAggregate>()(votes);
-const housingAggregate = declared<HousingAggregate>()(housing);
 
 export const answerEndpoints: Endpoint[] = [
   endpoint<QueryParams, EvidenceBundle>({

@@ -11,29 +11,19 @@ import type { Context } from 'koa';
 import { CHECKSUMS_FILE, MANIFEST_FILE, sha256sums } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
 import { checkedManifest } from '../../lake/release.ts';
-import { changeFeed as changes } from '../../queries/changes.ts';
-import { qualityReport as quality } from '../../queries/quality.ts';
 import { coverageReport } from '../../queries/coverage.ts';
 import { coverageMarkdown } from '../../render/markdown/meetings.ts';
 import { keptReleases } from '../../queries/releases.ts';
 import { releasesMarkdown } from '../../render/markdown/data.ts';
-import { entity, nextCursor, recordSchemaId, SNAPSHOT_SCHEMA_VERSION, snapshotManifest as manifest, snapshotNdjson, snapshotPage as page, snapshotRecord as record, total } from '../../queries/snapshots.ts';
+import { entity, nextCursor, recordSchemaId, SNAPSHOT_SCHEMA_VERSION, snapshotNdjson, total } from '../../queries/snapshots.ts';
 import type { State } from '../state.ts';
-import { declared, endpoint, type Endpoint, type RawRoute } from '../endpoints.ts';
+import { endpoint, type Endpoint, type RawRoute } from '../endpoints.ts';
+import { changeFeed, qualityReport, snapshotManifest, snapshotPage, snapshotRecord } from '../typed-queries.ts';
 import { notFound } from '../errors.ts';
 import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
 import { arrowStream, type JsonSchema } from '../../render/arrow/records.ts';
 import { schema } from '../../schemas.ts';
 import type { Release } from '../../lake/release.ts';
-import type { Links } from '../../queries/links.ts';
-
-// See `declared`: snapshot records and changes are DuckDB rows; the manifest's formats and the quality report's counts
-// are typed looser than their schemas.
-const snapshotManifest = declared<SnapshotManifest>()(async (release: Release, links: Links) => manifest(release, links));
-const snapshotPage = declared<SnapshotPage>()(page);
-export const snapshotRecord = declared<SnapshotRecord | null>()(record);
-const changeFeed = declared<ChangeFeed>()(changes);
-const qualityReport = declared<QualityReport>()(quality);
 
 const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
 

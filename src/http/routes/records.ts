@@ -1,24 +1,11 @@
 // Search and record endpoints: pages, legislative items, public comments.
 import type { CommentRecord, CommentSearchResponse, CommentsParams, ItemRecord, ItemSearchResponse, ItemsParams, MeetingList, MeetingParams, MeetingRecord, MeetingsParams, PageRecord, RecordParams, SearchParams, SearchResponse } from '../../schema-types.ts';
-import { getComment as comment, searchComments as commentSearch } from '../../queries/comments.ts';
-import { getItem as item, searchItems as itemSearch } from '../../queries/items.ts';
-import { getPage as page } from '../../queries/pages.ts';
 import { notFound } from '../errors.ts';
 import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../../render/markdown/records.ts';
-import { declared, endpoint, type Endpoint } from '../endpoints.ts';
-import { search as searchPages } from '../../queries/search.ts';
-import { getMeeting as meeting, listMeetings as meetingList, meetingDate } from '../../queries/meetings.ts';
+import { endpoint, type Endpoint } from '../endpoints.ts';
+import { getComment, getItem, getMeeting, getPage, listMeetings, search, searchComments, searchItems } from '../typed-queries.ts';
+import { meetingDate } from '../../queries/meetings.ts';
 import { meetingMarkdown, meetingsMarkdown, withCoverage } from '../../render/markdown/meetings.ts';
-
-// Their answers are built from DuckDB rows (see `declared`): the rows' columns are untyped until the engine declares them.
-export const search = declared<SearchResponse>()(searchPages);
-export const getPage = declared<PageRecord | null>()(page);
-const searchItems = declared<ItemSearchResponse>()(itemSearch);
-export const getItem = declared<ItemRecord | null>()(item);
-const searchComments = declared<CommentSearchResponse>()(commentSearch);
-export const getComment = declared<CommentRecord | null>()(comment);
-const listMeetings = declared<MeetingList>()(meetingList);
-export const getMeeting = declared<MeetingRecord | null>()(meeting);
 
 export const recordEndpoints: Endpoint[] = [
   endpoint<SearchParams, SearchResponse>({

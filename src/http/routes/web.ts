@@ -12,7 +12,7 @@ import { DEPTH, MAX_PAGE, pageHtml, PER_PAGE, resultsHtml, type Answer, type For
 import type { Candidate, Refusal } from '../../render/html/errors.ts';
 import { supervisorNames } from '../../queries/supervisors.ts';
 import type { UnifiedParams } from '../../queries/unified.ts';
-import { search } from '../../queries/search.ts';
+import { search } from '../typed-queries.ts';
 import { coverageOf, FULL_SPAN } from '../../queries/coverage.ts';
 import { InvalidParameter, type ParamError } from '../../queries/errors.ts';
 import type { Release } from '../../lake/release.ts';
