@@ -15,7 +15,7 @@ import type { Urls } from '../../http/urls.ts';
 import type { EntityName } from '../../../core/lake/format.ts';
 import { checkResponse } from '../../schemas.ts';
 import { output } from '../schema.ts';
-import type { Tool } from '../tool.ts';
+import { tool } from '../tool.ts';
 
 type Kind = 'page' | 'item' | 'comment' | 'meeting' | 'snapshot';
 interface Params { id: string; kind: Kind | null; entity?: EntityName }
@@ -75,7 +75,7 @@ async function read(kind: Exclude<Kind, 'snapshot'>, release: Release, urls: Url
 
 const recordSchemas = { page: 'page-record.json', item: 'item-record.json', comment: 'comment-record.json', meeting: 'meeting-record.json', snapshot: 'snapshot-record.json' } as const;
 
-export const getRecord: Tool<Params, Body> = {
+export const getRecord = tool<Params, Body>({
   name: 'get_record',
   title: 'Get a record with its evidence',
   description: [
@@ -127,4 +127,4 @@ export const getRecord: Tool<Params, Body> = {
     return commentMarkdown(b.record) + (b.page ? `\n## The page it is on\n\n${pageMarkdown(b.page).replace(/^# /, '### ')}` : '');
   },
   more: 'the record link (transcriptUrl / markdownUrl) holds everything',
-};
+});
