@@ -7,7 +7,9 @@ import type { Coverage, CoverageReport, MeetingList, MeetingRecord } from '../..
 export const coverageLine = (c: Coverage) => `> **Coverage:** ${c.statement}`;
 
 /** A renderer whose answer states, right under its heading, what the lake holds of the span it covers. */
-export function withCoverage<B extends { coverage?: Coverage | null }>(render: (body: B) => string): (body: B) => string {
+export function withCoverage<B extends { coverage?: Coverage | null }>(
+  render: (body: B) => string,
+): (body: B) => string {
   return (body) => {
     const md = render(body);
     if (!body.coverage) return md;
