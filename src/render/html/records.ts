@@ -60,7 +60,7 @@ function otherMeetingsHtml(item: ItemRecord, file: SnapshotLegislativeFile | nul
 export function itemHtml(item: ItemRecord, file: SnapshotLegislativeFile | null, whoIs: WhoIs): string {
   const pages = item.startPage === item.endPage ? `page ${item.startPage}` : `pages ${item.startPage}–${item.endPage}`;
   const rollCalls: RollCall[] = item.rollCalls ?? [];
-  const comments = commentsOf(item);
+  const comments = item.comments ? commentsOf(item) : [];
   const main = `<article class="record">
 <p class="meta">${esc(item.itemType ?? 'Item')} · <a href="${esc(href.meeting(item.meetingDate))}">Meeting of ${esc(day(item.meetingDate))}</a> · ${esc(item.kind)}, ${pages}${item.sponsors?.length ? ` · Sponsors: ${esc(item.sponsors.join(', '))}` : ''}</p>
 <h1>File ${esc(item.fileNumber)}: ${esc(item.title)}</h1>
