@@ -12,7 +12,7 @@ PLAN ?=
 TSX = node --import tsx
 export CORPUS LAKE PORT HOST
 
-.PHONY: install lake serve serve-cluster test typecheck lint bench clean fetch update corpus-synthetic fuzz soak chaos openapi-examples
+.PHONY: install lake serve serve-cluster test typecheck lint bench clean fetch update corpus-synthetic fuzz soak chaos openapi-examples schema-types
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -74,6 +74,11 @@ soak: install
 # test/openapi.test.ts sends them again. Run it when a release id or an answer's shape changes.
 openapi-examples: install
 	$(TSX) scripts/openapi-examples.ts
+
+# Rewrites src/schema-types.ts (the TypeScript types of schemas/*.json) with scripts/schema-types.ts; run it after
+# changing a schema. test/schema-types.test.ts fails while the committed file is stale.
+schema-types: install
+	$(TSX) scripts/schema-types.ts
 
 typecheck: install
 	npx tsc --noEmit

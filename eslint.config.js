@@ -31,8 +31,6 @@ export default defineConfig(
   { files: ['src/render/html/assets/*.js'], languageOptions: { globals: globals.browser } },
   {
     rules: {
-      // JSON bodies and renderers are loosely typed on purpose (query results, Markdown of any response).
-      '@typescript-eslint/no-explicit-any': 'off',
       // Omitting a field by destructuring (`const { a, ...rest } = r`) is how records are trimmed.
       '@typescript-eslint/no-unused-vars': [
         'error',
@@ -47,6 +45,12 @@ export default defineConfig(
       // Rethrown errors carry the cause in their message; a `cause` would change what is logged (1 place).
       'preserve-caught-error': 'off',
     },
+  },
+  {
+    // Untyped DuckDB rows in files moving to src/engine/ and an OpenAPI builder being restructured, both in parallel
+    // work: they are typed there, and these lines go.
+    files: ['src/http/openapi.ts', 'src/queries/items.ts', 'src/queries/texts.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   forbid(['core/**'], '^(\\.\\./)+(src|pipelines)/', 'core/ imports nothing from src/ or pipelines/'),
   forbid(['pipelines/**'], '^(\\.\\./)+src/', 'pipelines/ import core/, never src/'),

@@ -15,6 +15,7 @@ function* combinations<T>(xs: T[], k: number, start = 0, prefix: T[] = []): Gene
 }
 
 /** Every combination of the lists' values (the first varies slowest). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tuple of the lists' values, each caller destructures its own
 function* product(...lists: unknown[][]): Generator<any[]> {
   if (lists.length === 0) { yield []; return; }
   for (const x of lists[0]) for (const rest of product(...lists.slice(1))) yield [x, ...rest];

@@ -21,7 +21,7 @@ export interface QuerySet {
 const spread = <T>(xs: T[], n: number): T[] => xs.length <= n ? xs : Array.from({ length: n }, (_, i) => xs[Math.floor((i * xs.length) / n)]);
 
 export async function deriveQueries(release: Release, perClass: number): Promise<QuerySet> {
-  const rows = (sql: string, params: any[] = []) => release.pool.rows(sql, params);
+  const rows = (sql: string, params: Parameters<typeof release.pool.rows>[1] = []) => release.pool.rows(sql, params);
   const numDocs = Number((await rows('SELECT num_docs::BIGINT AS n FROM page_stats'))[0].n);
   // A fixed sample of indexed pages (md5 order is stable across runs and DuckDB versions).
   const sample = await rows(`SELECT p.page_id AS id, p.text FROM pages p WHERE p.indexed ORDER BY md5(p.page_id) LIMIT 400`);

@@ -57,7 +57,7 @@ function startServer(lake: string): Promise<{ url: string; pid: number; stop: ()
 
 const rssMiB = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-function load(url: string, connections: number, seconds: number): Promise<Record<string, any>> {
+function load(url: string, connections: number, seconds: number): Promise<Record<string, number>> {
   return new Promise((ok) => {
     const pathsFile = join(tmpdir(), `soak-paths-${process.pid}.json`);
     void writeFile(pathsFile, JSON.stringify(PATHS)).then(() => {

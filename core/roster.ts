@@ -7,7 +7,7 @@
 import { distance, normalize } from './text/analysis.ts';
 
 /** A supervisor identity as answers show it. */
-export interface Supervisor {
+export type Supervisor = {
   /** The slug of the full name (core/lake/ids.ts supervisorId): `eric-mar`. */
   id: string;
   fullName: string;
@@ -17,7 +17,7 @@ export interface Supervisor {
   termFrom: string;
   /** `YYYY-MM`, or null while still serving. */
   termTo: string | null;
-}
+};
 
 /** A supervisor with every spelling recorded for them (a row of the `supervisors` table). */
 export interface RosterEntry extends Supervisor {

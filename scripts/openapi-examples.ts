@@ -18,9 +18,13 @@ const MCP_ACCEPT = 'application/json, text/event-stream';
 const running = await startFixtureServer({ publicBaseUrl: BASE });
 const origin = running.url;
 
+/** An answer's JSON, walked field by field to pick example values (the answers are checked by the tests, not here). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type Json = any;
+
 const call = (path: string, init: RequestInit = {}): Promise<Answer> => answer(origin + path, init);
 
-async function json(path: string): Promise<any> {
+async function json(path: string): Promise<Json> {
   const a = await call(path);
   if (a.status !== 200) throw new Error(`GET ${path}: ${a.status} ${JSON.stringify(a.body)}`);
   return a.body;
@@ -34,9 +38,9 @@ const date: string = coverage.coverage?.rollCallMeetings?.[0] ?? coverage.rollCa
 if (!date) throw new Error('the fixture holds no meeting with recorded votes');
 const year = Number(date.slice(0, 4));
 const items = await json(`/api/items?q=ordinance&date=${date}&final=true&limit=5`);
-const item = items.results.find((r: any) => r.rollCalls?.some((c: any) => c.ayes.length > 0));
+const item = items.results.find((r: Json) => r.rollCalls?.some((c: Json) => c.ayes.length > 0));
 if (!item) throw new Error(`no item with a roll call on ${date}`);
-const rollCall = item.rollCalls.find((c: any) => c.ayes.length > 0);
+const rollCall = item.rollCalls.find((c: Json) => c.ayes.length > 0);
 const voter: string = rollCall.ayes[0];
 const words: string = item.title
   .split(/[^A-Za-z]+/)
@@ -45,7 +49,7 @@ const words: string = item.title
   .join(' ');
 const page = (await json(`/api/search?q=${encodeURIComponent(words)}&date=${date}&limit=1`)).results[0];
 const meeting = await json(`/api/meetings/${date}`);
-const comment = meeting.comments.find((c: any) => c.statement.split(/\s+/).length > 4);
+const comment = meeting.comments.find((c: Json) => c.statement.split(/\s+/).length > 4);
 const commentWord: string = comment.statement.split(/[^A-Za-z]+/).filter((w: string) => w.length > 5)[0];
 const record = (await json('/api/snapshots/legislative-files?limit=1')).records[0];
 const question = `How did ${voter} vote on ${words.toLowerCase()} in ${year}?`;
@@ -116,7 +120,7 @@ const busy = (path: string) => {
   return { type: 'about:blank', title: p.title, status: p.status, detail: p.detail, instance: path, release };
 };
 
-const doc = openapi(BASE) as { paths: Record<string, Record<string, any>> };
+const doc = openapi(BASE) as { paths: Record<string, Record<string, Json>> };
 const operations: Record<string, OperationExamples> = {};
 const expect = (a: Answer, status: number, what: string) => {
   if (a.status !== status)
@@ -136,7 +140,7 @@ for (const [path, item] of Object.entries(doc.paths)) {
     const op = item[method];
     const own = { ...params };
     if (markdownPath) delete own.format;
-    const missing = (op.parameters ?? []).filter((p: any) => !(p.name in own)).map((p: any) => p.name);
+    const missing = (op.parameters ?? []).filter((p: Json) => !(p.name in own)).map((p: Json) => p.name);
     if (missing.length) throw new Error(`${path}: no example for ${missing.join(', ')}`);
     const url = exampleUrl(path, own);
     const responses: OperationExamples['responses'] = {};
@@ -208,7 +212,7 @@ operations['GET /api/health'] = {
   parameters: {},
   responses: { 200: { 'application/json': (await call('/api/health')).body } },
 };
-const served = expect(await call('/api/openapi.json'), 200, 'the document').body as any;
+const served = expect(await call('/api/openapi.json'), 200, 'the document').body as Json;
 operations['GET /api/openapi.json'] = {
   parameters: {},
   responses: {

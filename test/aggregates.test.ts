@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
 import { expectRefusal, FIXTURE_LAKE, get, schemaErrors, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -20,7 +21,7 @@ const housing = (qs: string) => ok(`/api/aggregates/housing?${qs}`, 'housing-agg
 // The lake itself, read directly, as the reference for the counts.
 const db = await (await DuckDBInstance.create(':memory:')).connect();
 const lake = join(FIXTURE_LAKE, 'current');
-const rows = async (sql: string) => (await db.runAndReadAll(sql.replaceAll('$LAKE', lake))).getRowObjectsJson() as any[];
+const rows = async (sql: string) => (await db.runAndReadAll(sql.replaceAll('$LAKE', lake))).getRowObjectsJson() as Json[];
 const positions = `read_parquet('$LAKE/positions/*/*.parquet', hive_partitioning = true)`;
 
 t.test('a voter with a no in the 2016-11-01 minutes gets exactly those records', async (t) => {
@@ -31,7 +32,7 @@ t.test('a voter with a no in the 2016-11-01 minutes gets exactly those records',
     for (const groupBy of ['file', 'roll-call']) {
       const body = await votes(`voter=${supervisor_id.split('-').pop()}&from=2016&to=2016&position=no&groupBy=${groupBy}`);
       t.equal(body.voter.id, supervisor_id);
-      t.same(body.records.map((r: any) => r.rollCallId).sort(), ids, `${supervisor_id} (${groupBy}): exactly the no records`);
+      t.same(body.records.map((r: Json) => r.rollCallId).sort(), ids, `${supervisor_id} (${groupBy}): exactly the no records`);
       t.same(body.totals, { aye: 0, no: ids.length, absent: 0, excused: 0 });
     }
   }
@@ -43,7 +44,7 @@ t.test('a voter with a no in the 2016-11-01 minutes gets exactly those records',
   t.equal(r.evidence.officialUrl, `https://sfbos.org/sites/default/files/bag110116_minutes.pdf#page=${r.evidence.page}`);
   const item = await api(new URL(r.evidence.transcriptUrl).pathname);
   t.equal(item.status, 200, 'the record link resolves');
-  t.ok(item.json.rollCalls.some((rc: any) => rc.id === r.rollCallId && rc.noes.includes('Tang')), 'the item prints Tang among the noes');
+  t.ok(item.json.rollCalls.some((rc: Json) => rc.id === r.rollCallId && rc.noes.includes('Tang')), 'the item prints Tang among the noes');
   t.equal((await api(new URL(r.evidence.markdownUrl).pathname)).status, 200);
 });
 
@@ -53,13 +54,13 @@ t.test('groupBy=file counts each file once by its most recent roll call; roll-ca
   const byFile = await votes('voter=Farrell&limit=1000');
   t.equal(byCall.total, ref.calls, 'every roll call');
   t.equal(byFile.total, ref.files, 'every file once');
-  t.equal(new Set(byFile.records.map((r: any) => r.fileNumber)).size, byFile.records.length, 'no file twice');
-  t.equal(Object.values(byFile.totals).reduce((a: number, b: any) => a + b, 0), byFile.total, 'totals add up');
-  const cuomo = byFile.records.find((r: any) => r.fileNumber === '161169');
+  t.equal(new Set(byFile.records.map((r: Json) => r.fileNumber)).size, byFile.records.length, 'no file twice');
+  t.equal(Object.values(byFile.totals).reduce((a: number, b: Json) => a + b, 0), byFile.total, 'totals add up');
+  const cuomo = byFile.records.find((r: Json) => r.fileNumber === '161169');
   t.match(cuomo, { sequence: 3, actionType: 'rescission', matchingRollCalls: 3 }, 'the file counts its last vote of the meeting');
-  t.equal(byCall.records.filter((r: any) => r.fileNumber === '161169').length, 3);
+  t.equal(byCall.records.filter((r: Json) => r.fileNumber === '161169').length, 3);
   const excused = await votes('voter=Farrell&position=excused&groupBy=roll-call');
-  t.same(excused.records.map((r: any) => r.sequence), [1, 2, 3], 'excused from all three votes on 161169, in vote order');
+  t.same(excused.records.map((r: Json) => r.sequence), [1, 2, 3], 'excused from all three votes on 161169, in vote order');
   t.match(byFile.groupingRule, /counted once/);
   t.match(byCall.groupingRule, /every matching roll call/);
   t.ok(byFile.interpretationLimits.some((s: string) => /not a stance/.test(s)));
@@ -71,12 +72,12 @@ t.test('final, limit and a stable order', async (t) => {
   const all = await votes('voter=Peskin&groupBy=roll-call&limit=1000');
   const final = await votes('voter=Peskin&groupBy=roll-call&final=true&limit=1000');
   t.ok(final.total > 0 && final.total < all.total, `final narrows (${final.total} < ${all.total})`);
-  t.ok(final.records.every((r: any) => r.isFinal));
-  t.ok(all.records.some((r: any) => r.actionType === 'first-reading' && !r.isFinal), 'first readings are kept without final');
+  t.ok(final.records.every((r: Json) => r.isFinal));
+  t.ok(all.records.some((r: Json) => r.actionType === 'first-reading' && !r.isFinal), 'first readings are kept without final');
   const three = await votes('voter=Peskin&groupBy=roll-call&limit=3');
   t.equal(three.returned, 3);
   t.equal(three.total, all.total, 'totals count every match whatever the limit');
-  t.same(three.records.map((r: any) => r.rollCallId), all.records.slice(0, 3).map((r: any) => r.rollCallId), 'same order whatever the limit');
+  t.same(three.records.map((r: Json) => r.rollCallId), all.records.slice(0, 3).map((r: Json) => r.rollCallId), 'same order whatever the limit');
   const again = await votes('voter=Peskin&groupBy=roll-call&limit=1000');
   t.same(again.records, all.records, 'deterministic');
   const none = await votes('voter=Peskin&from=2019&to=2020');
@@ -96,8 +97,8 @@ t.test('a rescinded vote stops counting as final: 161169 NOT ADOPTED, rescinded 
   for (const groupBy of ['file', 'roll-call']) {
     const all = await votes(`voter=Peskin&groupBy=${groupBy}&limit=1000`);
     const final = await votes(`voter=Peskin&groupBy=${groupBy}&final=true&limit=1000`);
-    t.ok(all.records.some((r: any) => r.fileNumber === '161169'), `${groupBy}: 161169 is still a recorded vote`);
-    t.notOk(final.records.some((r: any) => r.fileNumber === '161169'), `${groupBy}: final=true no longer counts 161169`);
+    t.ok(all.records.some((r: Json) => r.fileNumber === '161169'), `${groupBy}: 161169 is still a recorded vote`);
+    t.notOk(final.records.some((r: Json) => r.fileNumber === '161169'), `${groupBy}: final=true no longer counts 161169`);
     t.equal(final.total, groupBy === 'file' ? ref.files.length : ref.calls, `${groupBy}: exactly the final positions of the lake`);
   }
   const peskin = await votes('voter=Peskin&final=true&limit=1000');
@@ -115,7 +116,7 @@ t.test('ambiguous and unknown voters are 400s with candidates', async (t) => {
     t.match(r.headers.get('content-type'), /application\/problem\+json/);
     t.match(r.json.errors[0], { parameter: 'voter', rule: 'ambiguous' });
     t.match(r.json.errors[0].message, /full name, or narrow from\/to/);
-    t.same(r.json.candidates.map((c: any) => c.id).sort(), ['eric-mar', 'gordon-mar']);
+    t.same(r.json.candidates.map((c: Json) => c.id).sort(), ['eric-mar', 'gordon-mar']);
   }
   t.equal((await votes('voter=Mar&to=2016')).voter.id, 'eric-mar', 'narrowed by years');
   t.equal((await votes('voter=Gordon%20Mar')).voter.id, 'gordon-mar', 'or by full name');
@@ -149,19 +150,19 @@ t.test('parameter bounds are 400s naming the parameter and rule', async (t) => {
 
 t.test('housing: Transbay Block 8 counts its 350 units once', async (t) => {
   const body = await housing('voter=Peskin&position=aye');
-  const block8 = body.files.filter((f: any) => f.fileNumber === '161050');
+  const block8 = body.files.filter((f: Json) => f.fileNumber === '161050');
   t.equal(block8.length, 1, 'file 161050 appears once (agenda and minutes records are one file)');
   const [f] = block8;
   t.match(f, { units: 350, position: 'aye', action: 'ADOPTED', isFinal: true, meetingDate: '2016-11-01' });
-  t.same(f.unitMentions.map((u: any) => u.units), [350, 80], 'both mentions, largest first');
-  t.ok(f.unitMentions.every((u: any) => /unit/.test(u.sentence)), 'each mention with the sentence it came from');
+  t.same(f.unitMentions.map((u: Json) => u.units), [350, 80], 'both mentions, largest first');
+  t.ok(f.unitMentions.every((u: Json) => /unit/.test(u.sentence)), 'each mention with the sentence it came from');
   t.match(f.unitMentions[0].sentence, /350-unit multifamily rental housing project/);
   t.same(f.addresses, ['250 Fremont Street', '450 Folsom Street']);
   t.ok(f.housingSignals.includes('unit mention') && f.housingSignals.includes('multifamily'));
   t.match(f.evidence.officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
-  t.equal(new Set(body.files.map((x: any) => x.fileNumber)).size, body.files.length, 'one action per file');
+  t.equal(new Set(body.files.map((x: Json) => x.fileNumber)).size, body.files.length, 'one action per file');
   t.equal(body.totals.files, body.total);
-  t.equal(body.totals.units, body.files.reduce((a: number, x: any) => a + x.units, 0), 'units add up over files');
+  t.equal(body.totals.units, body.files.reduce((a: number, x: Json) => a + x.units, 0), 'units add up over files');
   t.equal(body.totals.units, 350, 'only Transbay Block 8 has unit mentions among the voted files: 350, not 430');
   t.same(body.totals.byPosition.aye, { files: body.total, units: 350 });
   t.match(body.unitRule, /largest unit count/);
@@ -169,20 +170,20 @@ t.test('housing: Transbay Block 8 counts its 350 units once', async (t) => {
   t.ok(body.cautions.some((c: string) => /not completed/.test(c)));
   t.ok(body.cautions.some((c: string) => /several files of one project/.test(c)));
   t.ok(body.cautions.some((c: string) => /Amendments change texts/.test(c)));
-  t.ok(body.files.some((x: any) => x.fileNumber === '161041'), 'the Transbay Block 8 air-rights lease is housing-related too');
-  t.notOk(body.files.some((x: any) => x.fileNumber === '160965'), 'the roof ordinance is not');
+  t.ok(body.files.some((x: Json) => x.fileNumber === '161041'), 'the Transbay Block 8 air-rights lease is housing-related too');
+  t.notOk(body.files.some((x: Json) => x.fileNumber === '160965'), 'the roof ordinance is not');
 });
 
 t.test('housing: positions other than aye, limit, final', async (t) => {
   const farrell = await housing('voter=Farrell');
   t.equal(farrell.totals.byPosition.excused.files, 1, 'Farrell was excused on the Cuomo resolution (it mentions dwelling units)');
   const cohen = await housing('voter=Cohen&position=no');
-  t.same(cohen.files.map((f: any) => [f.fileNumber, f.position, f.action]), [['161169', 'no', 'NOT ADOPTED']]);
+  t.same(cohen.files.map((f: Json) => [f.fileNumber, f.position, f.action]), [['161169', 'no', 'NOT ADOPTED']]);
   const one = await housing('voter=Peskin&limit=1');
   t.equal(one.returned, 1);
   t.equal(one.total, (await housing('voter=Peskin')).total, 'totals count every file whatever the limit');
   const final = await housing('voter=Peskin&final=true');
-  t.ok(final.files.every((f: any) => f.isFinal));
+  t.ok(final.files.every((f: Json) => f.isFinal));
   t.ok(final.total < one.total, 'first readings drop out with final=true');
 });
 
@@ -208,7 +209,7 @@ t.test('the OpenAPI document lists the answer endpoints with their schemas', asy
   for (const p of ['/api/aggregates/votes', '/api/aggregates/votes.md', '/api/aggregates/housing', '/api/aggregates/housing.md', '/api/query', '/api/query.md']) t.ok(doc.paths[p], p);
   t.equal(doc.paths['/api/aggregates/votes'].get.responses[200].content['application/json'].schema.$ref, '#/components/schemas/VotesAggregate');
   t.ok(doc.components.schemas.HousingAggregate && doc.components.schemas.EvidenceBundle && doc.components.schemas.Supervisor);
-  const limit = doc.paths['/api/aggregates/votes'].get.parameters.find((p: any) => p.name === 'limit');
+  const limit = doc.paths['/api/aggregates/votes'].get.parameters.find((p: Json) => p.name === 'limit');
   t.match(limit.schema, { minimum: 1, maximum: 1000, default: 100 });
 });
 
@@ -246,6 +247,6 @@ t.test("every supervisor's totals from the in-memory position table equal a coun
     t.same(Object.entries(byRollCall.totals).filter(([, n]) => n).sort(), mine.map((r) => [r.position, r.n]).sort(), `${id}: every roll call counted by position`);
     t.equal(byRollCall.voter.id, id);
     const byFile = await votes(`voter=${voter}&limit=1000`);
-    t.equal(byFile.total, new Set(byRollCall.records.map((r: any) => r.fileNumber)).size, `${id}: one record per file`);
+    t.equal(byFile.total, new Set(byRollCall.records.map((r: Json) => r.fileNumber)).size, `${id}: one record per file`);
   }
 });

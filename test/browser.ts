@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -27,8 +28,8 @@ export const PHONE = { width: 390, height: 844 };
 export async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
   const violations = await page.evaluate(async () => {
-    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n: any) => String(n.target)) }));
+    const r = await (window as Json).axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v: Json) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n: Json) => String(n.target)) }));
   });
-  return violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.targets.join(' | ')}`);
+  return violations.filter((v: Json) => v.impact === 'serious' || v.impact === 'critical').map((v: Json) => `${v.id}: ${v.targets.join(' | ')}`);
 }

@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
 import { get, schemaErrors, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const A_FILES = ['bag110116_agenda.pdf', 'bag110116_minutes.pdf', 'bag111516_agenda.pdf'];
 // 11-15 agenda removed, 11-29 agenda added, the 11-01 agenda modified (revised: its last page dropped).
@@ -29,8 +30,8 @@ const api = async (path: string) => {
 };
 
 /** The whole feed, paged by nextCursor. */
-async function feed(query = ''): Promise<any[]> {
-  const out: any[] = [];
+async function feed(query = ''): Promise<Json[]> {
+  const out: Json[] = [];
   let cursor = 0;
   for (;;) {
     const page = await api(`/api/changes?limit=300&cursor=${cursor}${query}`);
@@ -45,11 +46,11 @@ async function feed(query = ''): Promise<any[]> {
 }
 
 /** Every record of an entity, by id, paged from a pinned release. */
-async function snapshot(entity: string, release: string): Promise<Map<string, any>> {
+async function snapshot(entity: string, release: string): Promise<Map<string, Json>> {
   const key = { documents: 'document_id', supervisors: 'supervisor_id', 'legislative-files': 'file_number', 'recorded-positions': 'position_id' }[entity]!;
-  const out = new Map<string, any>();
+  const out = new Map<string, Json>();
   for (let cursor: number | null = 0; cursor !== null;) {
-    const page: any = await api(`/api/snapshots/${entity}?release=${release}&cursor=${cursor}`);
+    const page: Json = await api(`/api/snapshots/${entity}?release=${release}&cursor=${cursor}`);
     for (const r of page.records) {
       const { first_release, ...rest } = r; // derived from the feed itself, not part of the record hash
       out.set(r[key], rest);
@@ -59,11 +60,11 @@ async function snapshot(entity: string, release: string): Promise<Map<string, an
   return out;
 }
 
-let feedA: any[] = [];
+let feedA: Json[] = [];
 
 t.test('a first release: every record is an insert, sequences 1..N', async (t) => {
   feedA = await feed();
-  const totals = (await api('/api/snapshots')).entities.reduce((n: number, e: any) => n + e.records, 0);
+  const totals = (await api('/api/snapshots')).entities.reduce((n: number, e: Json) => n + e.records, 0);
   t.equal(feedA.length, totals, 'one insert per record of every entity');
   t.ok(feedA.every((c) => c.operation === 'insert' && c.release === a.releaseId && c.time === A_TIME && /^[0-9a-f]{64}$/.test(c.recordHash)));
   t.same(feedA.map((c) => c.sequence), feedA.map((_, i) => i + 1), 'contiguous global sequence from 1');
@@ -131,12 +132,12 @@ t.test('a changed corpus yields exactly its changes; the first release\'s change
   const client = new Client({ name: 'changes-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/api/mcp`)));
   t.teardown(() => client.close());
-  const releases = ((await client.callTool({ name: 'list_releases', arguments: {} })) as any).structuredContent;
+  const releases = ((await client.callTool({ name: 'list_releases', arguments: {} })) as Json).structuredContent;
   const [latest, prior] = releases.releases;
   t.match(latest, { release: b.releaseId, current: true, previousRelease: a.releaseId, changes: { insert: manifest.changes.insert, update: manifest.changes.update, delete: manifest.changes.delete } });
   t.equal(prior.release, a.releaseId, 'the release before it, second');
-  const changed = (await client.callTool({ name: 'read_changes', arguments: { cursor: feedA.length, limit: 1000 } })) as any;
-  const got = changed.structuredContent.changes.map((c: any) => `${c.operation} ${c.id}`);
+  const changed = (await client.callTool({ name: 'read_changes', arguments: { cursor: feedA.length, limit: 1000 } })) as Json;
+  const got = changed.structuredContent.changes.map((c: Json) => `${c.operation} ${c.id}`);
   t.ok(got.length > 0, `${got.length} of its ${fresh.length} changes fit the token budget`);
   t.same(got, fresh.slice(0, got.length).map((c) => `${c.operation} ${c.id}`), 'read_changes from the release\'s first sequence: its changes, in order');
   if (got.length < fresh.length) t.match(changed.structuredContent, { hasMore: true, trimmed: [{ path: 'changes' }] }, 'and says how to get the rest');

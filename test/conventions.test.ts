@@ -8,6 +8,7 @@ import t from 'tap';
 import { PROBLEM_TYPES } from '../src/http/errors.ts';
 import { aftermath, connection } from './chaos/scenarios.ts';
 import { get, schemaErrors, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -265,7 +266,7 @@ t.test('Link rel="next" on every paged answer, beside the cursor in the body', a
         `${base}/api/snapshots/documents?limit=15&cursor=${r.json.nextCursor}`,
         `next: cursor ${r.json.nextCursor}`,
       );
-    seen.push(...r.json.records.map((d: any) => d.document_id));
+    seen.push(...r.json.records.map((d: Json) => d.document_id));
     url = next;
   }
   t.equal(seen.length, 38, 'following Link yields every record');

@@ -7,6 +7,7 @@ import t from 'tap';
 import { ACTION_TYPES, RESULTS } from '../core/lake/format.ts';
 import { schema } from '../src/schemas.ts';
 import { expectRefusal, get, getValid, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -37,7 +38,7 @@ t.test('/api/coverage: exactly what the corpus holds', async (t) => {
   });
   t.match(c.coverage.statement, /documents of 37 meetings in 2012–2026/);
   t.match(c.coverage.statement, VOTES_ONCE);
-  const byYear = Object.fromEntries(c.years.map((y: any) => [y.year, y]));
+  const byYear = Object.fromEntries(c.years.map((y: Json) => [y.year, y]));
   t.equal(c.years.length, 15, 'every year of the span, empty ones too');
   t.match(byYear[2016], {
     meetings: 5,
@@ -107,12 +108,12 @@ t.test('every answer that counts or filters carries the coverage of its span, in
 t.test('/api/meetings lists the meetings the lake holds, and pages on', async (t) => {
   const y2016 = await valid('/api/meetings?year=2016', 'meeting-list.json');
   t.same(
-    y2016.meetings.map((m: any) => m.date),
+    y2016.meetings.map((m: Json) => m.date),
     ['2016-11-01', '2016-11-15', '2016-11-29', '2016-12-06', '2016-12-13'],
   );
   t.match(y2016.meetings[0], { agenda: true, minutes: true, rollCalls: 44, comments: 16, items: 91, pages: 40 });
   t.same(
-    y2016.meetings[0].documents.map((d: any) => d.id),
+    y2016.meetings[0].documents.map((d: Json) => d.id),
     ['2016-11-01-agenda', '2016-11-01-minutes'],
   );
   t.match(y2016.meetings[1], { minutes: false, rollCalls: 0, comments: 0 });
@@ -120,7 +121,7 @@ t.test('/api/meetings lists the meetings the lake holds, and pages on', async (t
   t.same([first.total, first.returned, first.nextAfter], [37, 20, first.meetings[19].date]);
   const rest = await valid(`/api/meetings?limit=20&after=${first.nextAfter}`, 'meeting-list.json');
   t.same([rest.returned, rest.nextAfter], [17, null], 'the second page ends the list');
-  t.equal(new Set([...first.meetings, ...rest.meetings].map((m: any) => m.date)).size, 37, 'every meeting once');
+  t.equal(new Set([...first.meetings, ...rest.meetings].map((m: Json) => m.date)).size, 37, 'every meeting once');
   t.match(
     await md('/api/meetings.md?year=2020'),
     /- \[2020-03-31\]\(.*\/api\/meetings\/2020-03-31\.md\): \[agenda\]\(https:\/\//,
@@ -131,18 +132,18 @@ t.test('/api/meetings/{date}: items in agenda order with actions and results, ev
   const m = await valid(`/api/meetings/${MINUTES_DAY}`, 'meeting-record.json');
   t.equal(m.itemsFrom, '2016-11-01-minutes', 'the minutes, which record what happened');
   t.same(
-    m.items.map((i: any) => i.sequence),
-    m.items.map((_: any, n: number) => n + 1),
+    m.items.map((i: Json) => i.sequence),
+    m.items.map((_: Json, n: number) => n + 1),
     'agenda order',
   );
   t.same(
-    m.items.slice(0, 3).map((i: any) => i.fileNumber),
+    m.items.slice(0, 3).map((i: Json) => i.fileNumber),
     ['160424', '160553', '160962'],
     'the consent agenda first',
   );
-  const rejected = m.items.find((i: any) => i.fileNumber === '161169');
+  const rejected = m.items.find((i: Json) => i.fileNumber === '161169');
   t.same(
-    rejected.rollCalls.map((rc: any) => [rc.sequence, rc.result, rc.isFinal, rc.rescindedBy]),
+    rejected.rollCalls.map((rc: Json) => [rc.sequence, rc.result, rc.isFinal, rc.rescindedBy]),
     [
       [1, 'carried', false, null],
       [2, 'not-adopted', false, 3],
@@ -151,12 +152,12 @@ t.test('/api/meetings/{date}: items in agenda order with actions and results, ev
   );
   t.equal(m.comments.length, 16);
   t.same(
-    m.comments.map((c: any) => c.sequence),
+    m.comments.map((c: Json) => c.sequence),
     [...Array(16).keys()].map((n) => n + 1),
     'commenters in the order they spoke',
   );
   t.same(
-    m.comments.slice(1, 4).map((c: any) => c.speaker),
+    m.comments.slice(1, 4).map((c: Json) => c.speaker),
     ['Francisco Da Costa', 'Andrew Yip', 'Peter Warfield'],
   );
   t.match(m.documents, [
@@ -166,7 +167,7 @@ t.test('/api/meetings/{date}: items in agenda order with actions and results, ev
 
   const failed = await valid(`/api/meetings/${MINUTES_DAY}?result=not-adopted`, 'meeting-record.json');
   t.same(
-    failed.items.map((i: any) => i.fileNumber),
+    failed.items.map((i: Json) => i.fileNumber),
     ['161169'],
     'result=not-adopted: the one resolution not adopted',
   );
@@ -178,7 +179,7 @@ t.test('/api/meetings/{date}: items in agenda order with actions and results, ev
   const agendaOnly = await valid('/api/meetings/2016-11-15', 'meeting-record.json');
   t.same([agendaOnly.itemsFrom, agendaOnly.comments.length, agendaOnly.holds.minutes], ['2016-11-15-agenda', 0, false]);
   t.ok(
-    agendaOnly.items.length > 20 && agendaOnly.items.every((i: any) => i.rollCalls.length === 0),
+    agendaOnly.items.length > 20 && agendaOnly.items.every((i: Json) => i.rollCalls.length === 0),
     'agenda items, no votes',
   );
   t.match(
@@ -198,7 +199,7 @@ t.test('/api/meetings/{date}: items in agenda order with actions and results, ev
 t.test('date, actionType and result filters on items, search and comments', async (t) => {
   const notAdopted = await valid('/api/items?q=resolution&result=not-adopted', 'item-search-response.json');
   t.same(
-    notAdopted.results.map((r: any) => r.fileNumber),
+    notAdopted.results.map((r: Json) => r.fileNumber),
     ['161169'],
   );
   t.match(notAdopted.filters, { result: 'not-adopted', actionType: null, date: null });
@@ -207,18 +208,18 @@ t.test('date, actionType and result filters on items, search and comments', asyn
     'item-search-response.json',
   );
   t.same(
-    rejection.results.map((r: any) => r.id),
+    rejection.results.map((r: Json) => r.id),
     ['2016-11-01-minutes-161169'],
   );
   const oneDay = await valid('/api/items?q=housing&date=2016-11-15&limit=50', 'item-search-response.json');
-  t.ok(oneDay.total > 0 && oneDay.results.every((r: any) => r.meetingDate === '2016-11-15'), 'date keeps one meeting');
+  t.ok(oneDay.total > 0 && oneDay.results.every((r: Json) => r.meetingDate === '2016-11-15'), 'date keeps one meeting');
   t.ok(
-    oneDay.results.every((r: any) => r.meetingUrl.endsWith('/api/meetings/2016-11-15')),
+    oneDay.results.every((r: Json) => r.meetingUrl.endsWith('/api/meetings/2016-11-15')),
     'each result links to its meeting',
   );
   const final = await valid('/api/items?q=commending%20Cuomo&final=true', 'item-search-response.json');
   t.notOk(
-    final.results.some((r: any) => r.fileNumber === '161169'),
+    final.results.some((r: Json) => r.fileNumber === '161169'),
     'a rescinded vote is not final',
   );
 
@@ -227,14 +228,14 @@ t.test('date, actionType and result filters on items, search and comments', asyn
     'search-response.json',
   );
   t.ok(
-    votes.results.length > 0 && votes.results.every((r: any) => r.rollCall && r.resultType === 'vote'),
+    votes.results.length > 0 && votes.results.every((r: Json) => r.rollCall && r.resultType === 'vote'),
     'votes only',
   );
   const pages = await valid(`/api/search?q=housing&date=${MINUTES_DAY}`, 'search-response.json');
   t.ok(
     pages.results.length > 0 &&
       pages.results.every(
-        (r: any) => r.id.startsWith(`${MINUTES_DAY}-`) && r.meetingUrl.endsWith(`/api/meetings/${MINUTES_DAY}`),
+        (r: Json) => r.id.startsWith(`${MINUTES_DAY}-`) && r.meetingUrl.endsWith(`/api/meetings/${MINUTES_DAY}`),
       ),
   );
   const unified = await valid('/api/search?q=commending&actionType=rejection', 'search-response.json');
@@ -242,7 +243,7 @@ t.test('date, actionType and result filters on items, search and comments', asyn
   t.match(unified.results[0], { resultType: 'legislation', fileNumber: '161169' });
 
   const spoke = await valid(`/api/comments?q=concerns&date=${MINUTES_DAY}&limit=50`, 'comment-search-response.json');
-  t.ok(spoke.total >= 10 && spoke.results.every((r: any) => r.meetingDate === MINUTES_DAY));
+  t.ok(spoke.total >= 10 && spoke.results.every((r: Json) => r.meetingDate === MINUTES_DAY));
   const silent = await valid('/api/comments?q=concerns&date=2016-11-15', 'comment-search-response.json');
   t.same(
     [silent.total, silent.coverage.meetingsWithComments],
@@ -258,7 +259,7 @@ t.test('date, actionType and result filters on items, search and comments', asyn
 
 t.test("the parameter schemas list the lake's action types and results", async (t) => {
   for (const id of ['params/items.json', 'params/search.json', 'params/meeting.json']) {
-    const props = (schema(id) as any).properties;
+    const props = (schema(id) as Json).properties;
     t.same(props.actionType.enum, [...ACTION_TYPES], `${id} actionType`);
     t.same(props.result.enum, [...RESULTS], `${id} result`);
   }
@@ -269,9 +270,9 @@ t.test('through MCP: each question answered right in at most two calls', async (
   await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/api/mcp`)));
   t.teardown(() => client.close());
   const call = async (name: string, args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name, arguments: args })) as any;
+    const r = (await client.callTool({ name, arguments: args })) as Json;
     t.notOk(r.isError, `${name} succeeds${r.isError ? `: ${r.content[0].text}` : ''}`);
-    return { body: r.structuredContent, text: r.content.map((c: any) => c.text).join('\n') };
+    return { body: r.structuredContent, text: r.content.map((c: Json) => c.text).join('\n') };
   };
 
   const { tools } = await client.listTools();
@@ -286,7 +287,7 @@ t.test('through MCP: each question answered right in at most two calls', async (
   // 1. The items not adopted at 2016-11-01, with their roll calls: one call.
   const failed = await call('get_meeting', { date: MINUTES_DAY, result: 'not-adopted' });
   t.same(
-    failed.body.items.map((i: any) => i.fileNumber),
+    failed.body.items.map((i: Json) => i.fileNumber),
     ['161169'],
   );
   t.match(
@@ -298,7 +299,7 @@ t.test('through MCP: each question answered right in at most two calls', async (
   // 2. Every public commenter of 2016-11-01, in order: one call.
   const meeting = await call('get_meeting', { date: MINUTES_DAY });
   t.same(
-    meeting.body.comments.map((c: any) => c.sequence),
+    meeting.body.comments.map((c: Json) => c.sequence),
     [...Array(16).keys()].map((n) => n + 1),
   );
   t.match(

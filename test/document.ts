@@ -4,8 +4,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { openapi } from '../src/http/openapi.ts';
+import type { Json } from './json.ts';
 
-const doc = openapi() as { paths: Record<string, Record<string, any>>; components: object };
+const doc = openapi() as { paths: Record<string, Record<string, Json>>; components: object };
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 ajv.addSchema({ $id: 'openapi.json', components: doc.components });

@@ -10,6 +10,7 @@ import t, { type Test } from 'tap';
 import type { Limits } from '../src/config.ts';
 import { start, type Running } from '../src/server.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const id = await fixtureRelease();
 
@@ -108,7 +109,7 @@ t.test('/api/releases lists the kept releases when one of them has an unreadable
   const r = await get(`${server.url}/api/releases`);
   t.equal(r.status, 200);
   t.equal(schemaErrors('releases.json', r.json), '', 'valid Releases');
-  t.same(r.json.releases.map((x: any) => x.release), [id], 'the readable release is listed');
+  t.same(r.json.releases.map((x: Json) => x.release), [id], 'the readable release is listed');
   t.same(r.json.unreadable, [{ release: broken, reason: 'manifest.json is not valid JSON' }], 'the unreadable one is named, with why');
   const file = await get(`${server.url}/api/releases/${broken}/files/manifest.json`);
   t.equal(file.status, 404, 'and its files are not served');

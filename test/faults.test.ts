@@ -13,6 +13,7 @@ import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { makeCorpus } from './corpora.ts';
 import { get, ROOT, serveProcess, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');
 const settings = { poolSize: 1, queueLimit: 8, queryTimeoutMs: 10000 };
@@ -21,14 +22,14 @@ const small = await makeCorpus(['bag110116_minutes.pdf', 'bag111516_agenda.pdf']
 const other = await makeCorpus(['bag110116_minutes.pdf', 'bag112916_agenda.pdf']);
 
 /** Edits a release's manifest.json in place. */
-async function editManifest(dir: string, edit: (m: any) => void): Promise<void> {
+async function editManifest(dir: string, edit: (m: Json) => void): Promise<void> {
   const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
   edit(m);
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(m, null, 2));
 }
 
 /** The manifest entry of a release file. */
-const entryOf = (m: any, path: string) => Object.values<any>(m.tables).flatMap((t) => t.files).find((f: any) => f.path === path);
+const entryOf = (m: Json, path: string) => Object.values<Json>(m.tables).flatMap((t) => t.files).find((f: Json) => f.path === path);
 
 const PAGES = 'pages/year=2016/data_0.parquet';
 

@@ -14,6 +14,9 @@ import type { Config } from '../src/config.ts';
 import { checkResponse } from '../src/schemas.ts';
 import { start, type Running } from '../src/server.ts';
 import { documentErrors } from './document.ts';
+import type { Json } from './json.ts';
+
+export type { Json };
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const CORPUS = resolve(ROOT, '..', 'shared', 'corpus');
@@ -48,12 +51,13 @@ export async function startFixtureServer(overrides: Partial<Config> = {}): Promi
   return start(testConfig(overrides));
 }
 
-export interface Fetched { status: number; headers: Headers; text: string; json: any }
+
+export interface Fetched { status: number; headers: Headers; text: string; json: Json }
 
 export async function get(url: string, init: RequestInit = {}): Promise<Fetched> {
   const res = await fetch(url, init);
   const text = await res.text();
-  let json: any = null;
+  let json: Json = null;
   if ((res.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(text);
   return { status: res.status, headers: res.headers, text, json };
 }
@@ -69,7 +73,7 @@ export function schemaErrors(id: string, body: unknown): string {
  * GET that must answer 200 with a body valid against its response schema, and against what the served OpenAPI
  * document says of that path (test/document.ts); returns the body.
  */
-export async function getValid(t: Test, url: string, schemaId: string): Promise<any> {
+export async function getValid(t: Test, url: string, schemaId: string): Promise<Json> {
   const r = await get(url);
   t.equal(r.status, 200, `GET ${url}`);
   t.equal(schemaErrors(schemaId, r.json), '', `valid ${schemaId}`);
@@ -78,13 +82,13 @@ export async function getValid(t: Test, url: string, schemaId: string): Promise<
 }
 
 /** GET that must be refused: a 400 problem document naming the parameter and the rule, and nothing leaked. */
-export async function expectRefusal(t: Test, url: string, parameter: string, rule: string): Promise<any> {
+export async function expectRefusal(t: Test, url: string, parameter: string, rule: string): Promise<Json> {
   const r = await get(url);
   t.equal(r.status, 400, url);
   t.match(r.headers.get('content-type'), /application\/problem\+json/);
   t.equal(schemaErrors('problem.json', r.json), '', 'a problem document');
   t.equal(documentErrors(url, r.status, r.headers.get('content-type') ?? '', r.json), '', 'as the OpenAPI document says');
-  t.ok(r.json.errors.some((e: any) => e.parameter === parameter && e.rule === rule), `${url}: ${parameter} ${rule} (${r.json.detail})`);
+  t.ok(r.json.errors.some((e: Json) => e.parameter === parameter && e.rule === rule), `${url}: ${parameter} ${rule} (${r.json.detail})`);
   t.notMatch(r.text, /at \w+ \(|\/work\/|node_modules/, 'no stack trace or path');
   return r.json;
 }

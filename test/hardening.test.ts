@@ -9,6 +9,7 @@ import { createApp } from '../src/http/app.ts';
 import { cancelledBy, QueryTimeout } from '../src/lake/pool.ts';
 import { Release } from '../src/lake/release.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, startFixtureServer, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 t.test('a query past the time limit is interrupted, and the connection serves the next query', async (t) => {
   // A genuinely long query, interrupted while it executes (interrupting a query in its first millisecond, while DuckDB
@@ -60,7 +61,7 @@ t.test('a one-thread replica with a tight request limit still loads its vectors 
   t.equal(r.status, 200);
   t.match(r.json.retrieval, { used: 'hybrid', fallbackReason: null }, 'the vectors were loaded by the warm-up');
   t.match(r.json.results[0].id, /^\d{4}-\d{2}-\d{2}-(agenda|minutes)-p\d+$/, `a page: ${r.json.results[0].id}`);
-  t.same(r.json.results.map((p: any) => p.id), expected.json.results.map((p: any) => p.id), 'the pages a usual server answers');
+  t.same(r.json.results.map((p: Json) => p.id), expected.json.results.map((p: Json) => p.id), 'the pages a usual server answers');
 });
 
 t.test('a prepared statement answers each call with its own values, also after a failure, an interrupt or eviction', async (t) => {

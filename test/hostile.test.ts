@@ -10,6 +10,7 @@ import type { Limits } from '../src/config.ts';
 import type { Running } from '../src/server.ts';
 import { abortedPages, abortedPosts, aftermath, batch, headerOnly, mcpBatches, slowBodies, slowReaders, type Target } from './chaos/scenarios.ts';
 import { expectRefusal, FIXTURE_LAKE, get, schemaErrors, serveProcess, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const LIMITS: Partial<Limits> = { headersTimeoutMs: 1500, bodyTimeoutMs: 1500, sendTimeoutMs: 2000, mcpDeadlineMs: 5000, drainMs: 2000 };
 const lines: string[] = [];
@@ -29,7 +30,7 @@ async function recovered(t: Test, r: Target = server) {
 const MCP = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 /** The JSON-RPC messages of an MCP answer, SSE or plain JSON. */
-const messages = (text: string): any[] => (text.startsWith('{') || text.startsWith('[') ? [JSON.parse(text)].flat() : text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))));
+const messages = (text: string): Json[] => (text.startsWith('{') || text.startsWith('[') ? [JSON.parse(text)].flat() : text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))));
 
 t.test('aborted POSTs and NDJSON pages give their slots back, and the release they held closes', async (t) => {
   const own = await startFixtureServer({ poolSize: 1, queueLimit: 4, limits: LIMITS });

@@ -25,6 +25,7 @@ import { pointCurrent } from '../pipelines/publish/release.ts';
 import { sha256Of } from '../core/lake/format.ts';
 import { makeCorpus, newLake } from './corpora.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const { lake, releaseId } = await judgedLake();
 const releaseDir = join(lake, 'releases', releaseId);
@@ -36,7 +37,7 @@ const search = async (base: string, qs: string) => {
   t.equal(schemaErrors('search-response.json', r.json), '', 'valid SearchResponse');
   return r.json;
 };
-const ids = (body: any) => body.results.map((r: any) => r.id);
+const ids = (body: Json) => body.results.map((r: Json) => r.id);
 
 t.test('mode=hybrid uses the release\'s GloVe model', async (t) => {
   const body = await search(running.url, 'q=emergency%20shelter%20for%20people%20sleeping%20on%20the%20street&mode=hybrid');
@@ -84,9 +85,9 @@ t.test('hybrid keeps the year and kind filters', async (t) => {
   const y = await search(running.url, 'q=housing%20for%20poor%20families&mode=hybrid&year=2017&kind=agenda&limit=50');
   t.equal(y.retrieval.used, 'hybrid');
   t.ok(y.results.length > 10);
-  t.ok(y.results.every((r: any) => r.year === 2017 && r.kind === 'agenda'), 'only 2017 agendas');
+  t.ok(y.results.every((r: Json) => r.year === 2017 && r.kind === 'agenda'), 'only 2017 agendas');
   const m = await search(running.url, 'q=housing%20for%20poor%20families&mode=hybrid&kind=minutes&limit=50');
-  t.ok(m.results.length > 0 && m.results.every((r: any) => r.kind === 'minutes'), 'only minutes');
+  t.ok(m.results.length > 0 && m.results.every((r: Json) => r.kind === 'minutes'), 'only minutes');
 });
 
 t.test('a query the model has no words for falls back to lexical with the reason', async (t) => {
@@ -98,7 +99,7 @@ t.test('a query the model has no words for falls back to lexical with the reason
 });
 
 t.test('exact matches keep their lexical rank; vectors rank below them', async (t) => {
-  const top10 = (body: any) => ids(body).slice(0, 10);
+  const top10 = (body: Json) => ids(body).slice(0, 10);
   for (const [q, signals] of [['Ordinance No. 178-16', ['number', 'name']], ['"hotel conversion ordinance"', ['phrase']], ['Airbnb', ['name']], ['2675 Folsom Street', ['number', 'name']]] as const) {
     const qs = `q=${encodeURIComponent(q)}&limit=20`;
     const [hybrid, lexical] = [await search(running.url, `${qs}&mode=hybrid`), await search(running.url, qs)];
@@ -107,7 +108,7 @@ t.test('exact matches keep their lexical rank; vectors rank below them', async (
     const kept = Math.min(10, lexical.total);
     t.equal(hybrid.retrieval.exactMatch.kept, kept, `${q}: ${kept} kept`);
     t.same(top10(hybrid).slice(0, kept), top10(lexical).slice(0, kept), `${q}: the lexical top ${kept}, in order`);
-    t.ok(hybrid.results.every((r: any, i: number) => (i < kept) === (r.score > 1)), 'kept results score above 1, the others at most 1');
+    t.ok(hybrid.results.every((r: Json, i: number) => (i < kept) === (r.score > 1)), 'kept results score above 1, the others at most 1');
   }
   // No signal: the lexical results containing every word of the query stay first, in lexical order.
   const q = 'q=child%20care%20facilities%20planning%20code';
@@ -121,7 +122,7 @@ t.test('exact matches keep their lexical rank; vectors rank below them', async (
   t.equal(p.retrieval.exactMatch.kept, 0, 'no page has every word');
   const lex = await search(running.url, 'q=officials%20disclosing%20donations%20they%20solicited%20for%20others&limit=10');
   const judged = loadJudged().find((j) => j.query.startsWith('officials disclosing donations'))!;
-  const relevant = (body: any) => ids(body).filter((id: string) => (judged.judgments[id] ?? 0) >= 2).length;
+  const relevant = (body: Json) => ids(body).filter((id: string) => (judged.judgments[id] ?? 0) >= 2).length;
   t.ok(relevant(p) > relevant(lex), `relevant pages in the top 10: hybrid ${relevant(p)}, lexical ${relevant(lex)}`);
 });
 

@@ -2,6 +2,7 @@
 import t from 'tap';
 import { expectRefusal, get, getValid, schemaErrors, startFixtureServer } from './fixture.ts';
 import { itemRecordsById } from '../src/queries/texts.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -13,7 +14,7 @@ const ALL_11 = ['Avalos', 'Breed', 'Campos', 'Cohen', 'Farrell', 'Kim', 'Mar', '
 t.test("the consent block's shared vote is each item's roll call, with that item's action", async (t) => {
   for (const file of ['160424', '160553', '160962', '160964', '160965']) {
     const body = await items(`q=${file}&limit=5`);
-    const minutes = body.results.find((r: any) => r.fileNumber === file && r.kind === 'minutes');
+    const minutes = body.results.find((r: Json) => r.fileNumber === file && r.kind === 'minutes');
     t.ok(minutes, `${file} found in the minutes`);
     t.equal(minutes.rollCalls.length, 1, `${file}: one roll call`);
     const [rc] = minutes.rollCalls;
@@ -24,8 +25,8 @@ t.test("the consent block's shared vote is each item's roll call, with that item
 
 t.test('the AMENDED and RE-REFERRED motions of 160222 carry their own roll calls', async (t) => {
   const body = await items('q=fossil%20fuels%20leasing');
-  const item = body.results.find((r: any) => r.fileNumber === '160222' && r.kind === 'minutes');
-  t.same(item.rollCalls.map((rc: any) => [rc.sequence, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy]), [[1, 'amendment', 'carried', false, null], [2, 'referral', 'carried', false, null]]);
+  const item = body.results.find((r: Json) => r.fileNumber === '160222' && r.kind === 'minutes');
+  t.same(item.rollCalls.map((rc: Json) => [rc.sequence, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy]), [[1, 'amendment', 'carried', false, null], [2, 'referral', 'carried', false, null]]);
   t.match(item.rollCalls[0].action, /^Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE/);
   t.match(item.rollCalls[1].action, /RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016\.$/);
   t.same(item.sponsors.slice(0, 2), ['Avalos', 'Breed']);
@@ -33,7 +34,7 @@ t.test('the AMENDED and RE-REFERRED motions of 160222 carry their own roll calls
 
 t.test('the resolution NOT ADOPTED, the rescission that followed, the excuse motion and the referral', async (t) => {
   const body = await items('q=Cuomo%20Krueger%20Rosenthal');
-  const item = body.results.find((r: any) => r.fileNumber === '161169' && r.kind === 'minutes');
+  const item = body.results.find((r: Json) => r.fileNumber === '161169' && r.kind === 'minutes');
   const record = (await api(new URL(item.transcriptUrl).pathname)).json;
   t.equal(schemaErrors('item-record.json', record), '');
   const [excuse, rejected, rescind] = record.rollCalls;
@@ -53,29 +54,29 @@ t.test('the resolution NOT ADOPTED, the rescission that followed, the excuse mot
 
 t.test('Transbay Block 8: units, addresses, not-to-exceed amounts', async (t) => {
   const body = await items('q=Transbay%20Block%208&groupBy=file');
-  const item = body.results.find((r: any) => r.fileNumber === '161050');
+  const item = body.results.find((r: Json) => r.fileNumber === '161050');
   t.ok(item, 'file 161050');
   t.same([...item.extracted.housingUnits].sort((a: number, b: number) => a - b), [80, 350]);
   t.ok(item.extracted.addresses.includes('250 Fremont Street'));
-  const nte = item.extracted.amounts.filter((a: any) => a.qualifier === 'not-to-exceed').map((a: any) => a.value);
+  const nte = item.extracted.amounts.filter((a: Json) => a.qualifier === 'not-to-exceed').map((a: Json) => a.value);
   t.ok(nte.includes(302390833) && nte.includes(19290833), 'not-to-exceed $302,390,833 and $19,290,833');
   t.equal(item.groupCount, 2, 'grouped: the 11/01 agenda and the 11/01 minutes both record it');
 });
 
 t.test('voter and position filters', async (t) => {
   const noes = await items('q=resolution&voter=Wiener&position=no&limit=50');
-  t.same(noes.results.map((r: any) => r.fileNumber), ['161169'], 'Wiener voted no only on 161169');
+  t.same(noes.results.map((r: Json) => r.fileNumber), ['161169'], 'Wiener voted no only on 161169');
   t.equal(noes.voter.fullName, 'Scott Wiener');
-  t.same(noes.results[0].voterPositions.map((v: any) => v.position), ['aye', 'no', 'aye']);
+  t.same(noes.results[0].voterPositions.map((v: Json) => v.position), ['aye', 'no', 'aye']);
   const full = await items('q=resolution&voter=Scott%20Wiener&position=no');
-  t.same(full.results.map((r: any) => r.id), noes.results.map((r: any) => r.id), 'a full name works as a surname does');
+  t.same(full.results.map((r: Json) => r.id), noes.results.map((r: Json) => r.id), 'a full name works as a surname does');
   const excused = await items('q=Cuomo&voter=farrell&position=excused');
   t.equal(excused.results[0].fileNumber, '161169');
   const finalNoes = await items('q=resolution&voter=Wiener&position=no&final=true&limit=50');
   t.same(finalNoes.results, [], "final=true: Wiener's one no was on a vote rescinded later the same meeting");
   const finalOnly = await items('q=Administrative%20Code&final=true&limit=50');
   t.ok(finalOnly.results.length > 0);
-  t.ok(finalOnly.results.every((r: any) => r.rollCalls.some((rc: any) => rc.isFinal)), 'final=true keeps records with a final roll call');
+  t.ok(finalOnly.results.every((r: Json) => r.rollCalls.some((rc: Json) => rc.isFinal)), 'final=true keeps records with a final roll call');
   const ambiguous = await api('/api/items?q=housing&voter=Mar');
   t.equal(ambiguous.status, 400);
   t.match(ambiguous.json.detail, /Eric Mar.*Gordon Mar/);
@@ -86,9 +87,9 @@ t.test('voter and position filters', async (t) => {
 t.test('groupBy collapses readings and meetings and reports groupCount', async (t) => {
   const none = await items('q=Better%20Roof%20Requirements&limit=50');
   const byFile = await items('q=Better%20Roof%20Requirements&groupBy=file&limit=50');
-  const roof = none.results.filter((r: any) => r.fileNumber === '160965');
+  const roof = none.results.filter((r: Json) => r.fileNumber === '160965');
   t.ok(roof.length >= 2, `160965 appears ${roof.length} times ungrouped`);
-  const grouped = byFile.results.filter((r: any) => r.fileNumber === '160965');
+  const grouped = byFile.results.filter((r: Json) => r.fileNumber === '160965');
   t.equal(grouped.length, 1);
   t.equal(grouped[0].groupCount, roof.length);
   t.ok(byFile.total < none.total);
@@ -98,12 +99,12 @@ t.test('groupBy collapses readings and meetings and reports groupCount', async (
 
 t.test('public-comment speakers found by topic and by name', async (t) => {
   const falun = await comments('q=Falun%20Gong');
-  t.same(falun.results.map((r: any) => r.speaker).sort(), ['Cassie', 'Lisa', 'Lorie Ten', 'Natasha', 'Tina Yen']);
+  t.same(falun.results.map((r: Json) => r.speaker).sort(), ['Cassie', 'Lisa', 'Lorie Ten', 'Natasha', 'Tina Yen']);
   const library = await comments('q=library');
   t.equal(library.results[0].speaker, 'Peter Warfield');
   t.match(library.results[0].officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
   const consulate = await comments('q=Chinese%20consulate&speaker=female');
-  t.same(consulate.results.map((r: any) => r.speaker), ['Female Speaker', 'Female Speaker']);
+  t.same(consulate.results.map((r: Json) => r.speaker), ['Female Speaker', 'Female Speaker']);
   const record = await api(new URL(library.results[0].transcriptUrl).pathname);
   t.equal(schemaErrors('comment-record.json', record.json), '');
   t.equal(record.json.fileNumber, null, 'general public comment');
@@ -152,7 +153,7 @@ t.test('every item record read by offset from the record store is its Parquet ro
   const stored = await itemRecordsById(release, items.map((i) => String(i.item_id)));
   t.equal(stored.size, items.length, `${items.length} items, each in the store`);
   // Key order aside (the view puts the partition column `year` last): the same values.
-  const sorted = (v: any): any => Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
+  const sorted = (v: Json): Json => Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
   let differ = 0;
   for (const i of items) {
     const s = stored.get(String(i.item_id))!;

@@ -17,6 +17,7 @@ import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
 import { CORPUS, getValid, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 t.test("Legistar's action and result → the lake's action type and result", async (t) => {
   for (const [action, result, actionType, outcome] of LEGISTAR_OUTCOMES) {
@@ -511,6 +512,6 @@ t.test('the quality report lists exactly the disagreeing row, with counts and co
     `${running.url}/api/pages/2016-11-01-minutes-p${rc.page}`,
     'the minutes page it is printed on',
   );
-  const foo = report.problems.rows.find((p: any) => p.documentId === 'legistar/foo_synthetic.csv');
+  const foo = report.problems.rows.find((p: Json) => p.documentId === 'legistar/foo_synthetic.csv');
   t.same([foo.page, foo.kind, foo.pageUrl], [0, 'unknown-export', null], 'an export problem has no page record');
 });

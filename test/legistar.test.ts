@@ -9,6 +9,7 @@ import { namedFiles } from '../src/queries/numbers.ts';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
 import { CORPUS, getValid, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const corpus = await makeCorpus(['bag110116_minutes.pdf']);
 const lake = await newLake();
@@ -32,12 +33,12 @@ t.test('a file printed in the minutes and listed by Legistar: one row, each sour
   const [row] = await release.pool.rows(`SELECT * FROM legislative_files WHERE file_number = '160965'`);
   t.ok((row.meetings as unknown[]).length > 0, 'its appearance in the minutes');
   t.ok((row.sponsors as string[]).includes('Wiener') && (row.sponsors as string[]).every((s) => !s.includes(' ')), 'sponsors as the minutes print them: surnames');
-  const legistar = row.legistar as Record<string, any>;
+  const legistar = row.legistar as Record<string, Json>;
   t.same([legistar.type, legistar.status, legistar.enactment_number, String(legistar.introduced), String(legistar.final_action)],
     ['Ordinance', 'Passed', '099-16', '2016-09-13', '2016-11-18']);
   t.same(legistar.sponsors, ['Scott Wiener', 'Malia Cohen'], 'full names from Legistar');
   t.same(legistar.related_files, ['161000']);
-  t.same(legistar.history.map((h: any) => [String(h.date), h.action, h.result]), [
+  t.same(legistar.history.map((h: Json) => [String(h.date), h.action, h.result]), [
     ['2016-11-01', 'PASSED ON FIRST READING', 'Pass'], ['2016-11-08', 'FINALLY PASSED', 'Pass'], ['2016-11-18', 'APPROVED', null],
   ], 'the history in date order');
   const [{ n }] = await release.pool.rows(`SELECT count(*)::INTEGER AS n FROM legislative_files WHERE legistar IS NOT NULL`);

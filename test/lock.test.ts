@@ -13,6 +13,7 @@ import { pointCurrent } from '../pipelines/publish/release.ts';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
 import { get, ROOT, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');
 const corpusA = await makeCorpus(['bag110116_agenda.pdf', 'bag110116_minutes.pdf']);
@@ -74,10 +75,10 @@ t.test('two builds of different corpora started at the same moment: one waits, t
   t.teardown(() => running.close());
   const feed = await get(`${running.url}/api/changes?limit=1000`);
   t.equal(feed.status, 200);
-  const sequences = feed.json.changes.map((ch: any) => ch.sequence);
+  const sequences = feed.json.changes.map((ch: Json) => ch.sequence);
   t.equal(new Set(sequences).size, sequences.length, `the served feed repeats no sequence number (${sequences.length} changes)`);
   t.same(sequences.filter((s: number, i: number) => i > 0 && s <= sequences[i - 1]), [], 'and is in order');
-  t.same(new Set(feed.json.changes.map((ch: any) => ch.release)), new Set([base.releaseId, first.releaseId, second.releaseId]), 'it names all three releases');
+  t.same(new Set(feed.json.changes.map((ch: Json) => ch.release)), new Set([base.releaseId, first.releaseId, second.releaseId]), 'it names all three releases');
   t.notOk(existsSync(join(lake, '.lock')), 'the lock is gone once both are done');
 });
 

@@ -7,13 +7,14 @@ import { CHARS_PER_TOKEN, fit, TOKEN_BUDGET } from '../src/mcp/budget.ts';
 import { MAX_BODY_BYTES } from '../src/mcp/http.ts';
 import { tools } from '../src/mcp/tools.ts';
 import { get, schemaErrors, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
 const endpoint = `${running.url}/api/mcp`;
 const { json: health } = await get(`${running.url}/api/health`);
 
-type Result = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };
+type Result = { content: { type: string; text: string }[]; structuredContent?: Json; isError?: boolean };
 const text = (r: Result) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 /** The REST problem detail for the same request, to compare tool error messages with. */
 const restDetail = async (path: string) => {
@@ -61,7 +62,7 @@ for (const { version, mode } of MODES) {
     t.test('search_pages finds the pages holding file 160965', async (t) => {
       const r = await ok('search_pages', { q: '160965', limit: 5 });
       t.equal(schemaErrors('search-response.json', r.structuredContent), '');
-      t.ok(r.structuredContent.results.some((x: any) => x.id === '2016-11-01-minutes-p4'), 'the minutes page 4');
+      t.ok(r.structuredContent.results.some((x: Json) => x.id === '2016-11-01-minutes-p4'), 'the minutes page 4');
       t.match(text(r), /\*\*160965\*\*/);
       t.match(text(r), 'bag110116_minutes.pdf#page=4', 'official link in the Markdown');
     });
@@ -69,7 +70,7 @@ for (const { version, mode } of MODES) {
     t.test('search_items gives file 160965 with its final roll call', async (t) => {
       const r = await ok('search_items', { q: '160965', limit: 5 });
       t.equal(schemaErrors('item-search-response.json', r.structuredContent), '');
-      const minutes = r.structuredContent.results.find((x: any) => x.id === '2016-11-01-minutes-160965');
+      const minutes = r.structuredContent.results.find((x: Json) => x.id === '2016-11-01-minutes-160965');
       t.ok(minutes, 'the minutes record');
       t.match(minutes.rollCalls[0], { action: 'FINALLY PASSED', actionType: 'final-passage', isFinal: true });
       t.ok(minutes.rollCalls[0].ayes.includes('Wiener'), 'Wiener voted aye');
@@ -79,14 +80,14 @@ for (const { version, mode } of MODES) {
     t.test('search_items with a voter and a position', async (t) => {
       const r = await ok('search_items', { q: 'Transbay Block 8', voter: 'Kim', position: 'aye', limit: 10 });
       t.equal(r.structuredContent.voter.fullName, 'Jane Kim');
-      t.ok(r.structuredContent.results.some((x: any) => x.fileNumber === '161050'), 'file 161050 (Transbay Block 8 bonds)');
+      t.ok(r.structuredContent.results.some((x: Json) => x.fileNumber === '161050'), 'file 161050 (Transbay Block 8 bonds)');
       t.match(text(r), /Jane Kim recorded \*\*aye\*\*/);
     });
 
     t.test('search_public_comments finds a speaker of the 2016-11-01 minutes', async (t) => {
       const r = await ok('search_public_comments', { q: 'library', from: 2016, to: 2016 });
       t.equal(schemaErrors('comment-search-response.json', r.structuredContent), '');
-      const warfield = r.structuredContent.results.find((x: any) => x.speaker === 'Peter Warfield');
+      const warfield = r.structuredContent.results.find((x: Json) => x.speaker === 'Peter Warfield');
       t.match(warfield, { id: '2016-11-01-minutes-c004', meetingDate: '2016-11-01' });
       t.match(text(r), /\*\*Peter Warfield\*\* \(2016-11-01, page \d+\): shared various concerns regarding the San Francisco Public Library/);
     });
@@ -130,7 +131,7 @@ for (const { version, mode } of MODES) {
       const r = await ok('ask', { q: 'How did Supervisor Kim vote on the Transbay Block 8 housing bonds in 2016?' });
       t.equal(schemaErrors('evidence-bundle.json', r.structuredContent), '');
       t.match(r.structuredContent.interpretation, { fromYear: 2016, toYear: 2016, voteIntent: true, housingIntent: true });
-      t.ok(r.structuredContent.legislativeItems.results.some((x: any) => x.fileNumber === '161050'), 'file 161050 in the bundle');
+      t.ok(r.structuredContent.legislativeItems.results.some((x: Json) => x.fileNumber === '161050'), 'file 161050 in the bundle');
       t.match(text(r), /# Evidence for: How did Supervisor Kim vote/);
     });
 
@@ -140,12 +141,12 @@ for (const { version, mode } of MODES) {
       const feed = first.structuredContent;
       t.equal(feed.changes.length, 3);
       t.equal(feed.nextCursor, feed.changes[2].sequence, 'nextCursor is the last sequence shown');
-      t.ok(feed.changes.every((c: any) => ['insert', 'update', 'delete'].includes(c.operation) && c.url.includes('/api/snapshots/')));
+      t.ok(feed.changes.every((c: Json) => ['insert', 'update', 'delete'].includes(c.operation) && c.url.includes('/api/snapshots/')));
       t.match(text(first), new RegExp(`Next cursor: ${feed.nextCursor}`));
       const next = await ok('read_changes', { cursor: feed.nextCursor, limit: 3 });
       t.ok(next.structuredContent.changes[0].sequence > feed.nextCursor, 'the next page continues after the cursor');
       const all = await call('read_changes', { limit: 1000 });
-      const cut = all.structuredContent.trimmed.find((x: any) => x.path === 'changes');
+      const cut = all.structuredContent.trimmed.find((x: Json) => x.path === 'changes');
       t.match(cut, { of: 1000 }, '1000 changes do not fit the budget');
       const kept = all.structuredContent.changes;
       t.equal(cut.kept, kept.length);
@@ -156,8 +157,8 @@ for (const { version, mode } of MODES) {
 
     t.test('snapshot_manifest lists the snapshot entities', async (t) => {
       const r = await ok('snapshot_manifest', {});
-      t.same(r.structuredContent.entities.map((e: any) => e.entity).sort(), ['documents', 'legislative-files', 'recorded-positions', 'supervisors']);
-      t.ok(r.structuredContent.entities.every((e: any) => e.records > 0), 'every entity has records');
+      t.same(r.structuredContent.entities.map((e: Json) => e.entity).sort(), ['documents', 'legislative-files', 'recorded-positions', 'supervisors']);
+      t.ok(r.structuredContent.entities.every((e: Json) => e.records > 0), 'every entity has records');
       t.match(text(r), /\| legislative-files \| \d+ \|/);
       const pinned = await call('snapshot_manifest', { release: health.release });
       t.equal(pinned.isError, true, 'release pins are a REST feature only');
@@ -201,7 +202,7 @@ for (const { version, mode } of MODES) {
 
 t.test('the token budget trims long texts and long lists, and says so', async (t) => {
   const limit = TOKEN_BUDGET * CHARS_PER_TOKEN;
-  const render = (b: any) => `${b.record.text}\n${b.results.map((r: any) => r.title).join('\n')}`;
+  const render = (b: Json) => `${b.record.text}\n${b.results.map((r: Json) => r.title).join('\n')}`;
   const body = {
     record: { text: 'word '.repeat(40_000), markdownUrl: 'http://x/api/items/a.md' },
     results: Array.from({ length: 400 }, (_, i) => ({ title: `result ${i} `.repeat(20) })),

@@ -11,12 +11,13 @@ import { openapi, readExamples } from '../src/http/openapi.ts';
 import { validate } from './document.ts';
 import { ROOT, startFixtureServer } from './fixture.ts';
 import { answer, exampleUrl, missingValues, type Answer } from './openapi-requests.ts';
+import type { Json } from './fixture.ts';
 
 const run = promisify(execFile);
 const running = await startFixtureServer();
 t.teardown(() => running.close());
 
-const doc: any = await (await fetch(`${running.url}/api/openapi.json`)).json();
+const doc: Json = await (await fetch(`${running.url}/api/openapi.json`)).json();
 const OUT = join(ROOT, '.cache', 'openapi');
 await mkdir(OUT, { recursive: true });
 const DOC_FILE = join(OUT, 'openapi.json');
@@ -30,11 +31,11 @@ const BINARY = new Set([
 ]);
 
 t.test('answers are validated against the components the server serves', async (t) => {
-  t.same(doc.components, (openapi() as any).components, 'test/document.ts compiles the served components');
+  t.same(doc.components, (openapi() as Json).components, 'test/document.ts compiles the served components');
 });
 
 const METHODS = ['get', 'head', 'post', 'put', 'delete', 'patch', 'options'];
-const operations = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+const operations = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
   Object.entries(item)
     .filter(([method]) => METHODS.includes(method))
     .map(([method, op]) => ({ path, method, op })),
@@ -115,7 +116,7 @@ t.test('the document is complete', async (t) => {
     doc.paths['/api/snapshots/{entity}'].get.responses['200'].content['application/x-ndjson'],
     'NDJSON on snapshot pages',
   );
-  t.same(doc.paths['/api/snapshots/{entity}'].get.parameters.find((p: any) => p.name === 'entity').schema.enum, [
+  t.same(doc.paths['/api/snapshots/{entity}'].get.parameters.find((p: Json) => p.name === 'entity').schema.enum, [
     'documents',
     'supervisors',
     'recorded-positions',
@@ -140,8 +141,8 @@ t.test('the document is complete', async (t) => {
   t.same([...new Set(unresolved)], [], `each of ${refs.length} $refs names a component`);
   for (const { path, method, op } of operations) {
     for (const p of op.parameters ?? []) t.not(p.example, undefined, `${method} ${path}: ${p.name} has an example`);
-    for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
-      for (const [type, c] of Object.entries((r.content ?? {}) as Record<string, any>)) {
+    for (const [status, r] of Object.entries(op.responses as Record<string, Json>)) {
+      for (const [type, c] of Object.entries((r.content ?? {}) as Record<string, Json>)) {
         if (method === 'head' || BINARY.has(type) || status === '202') continue;
         if (c.example === undefined) t.fail(`${method} ${path} ${status} ${type}: no example`);
         else
@@ -164,11 +165,11 @@ async function send(url: string, init: RequestInit = {}): Promise<Sent> {
 }
 
 /** The operation's URL with its example parameters, some replaced or added. */
-const opUrl = (path: string, op: any, change: Record<string, unknown> = {}) =>
-  exampleUrl(path, { ...Object.fromEntries((op.parameters ?? []).map((p: any) => [p.name, p.example])), ...change });
+const opUrl = (path: string, op: Json, change: Record<string, unknown> = {}) =>
+  exampleUrl(path, { ...Object.fromEntries((op.parameters ?? []).map((p: Json) => [p.name, p.example])), ...change });
 
 /** The answer is documented: its status, its content type for that status, and its body fits that schema. */
-function checkAnswer(t: Test, op: any, what: string, got: Sent, status: number, method: string) {
+function checkAnswer(t: Test, op: Json, what: string, got: Sent, status: number, method: string) {
   t.equal(got.status, status, `${what}: ${status}`);
   const documented = op.responses[String(got.status)];
   if (!documented) return t.fail(`${what}: ${got.status} is not documented`);
@@ -289,7 +290,7 @@ t.test('every operation, driven with its examples, answers as the document says'
         method,
       );
     if (op.responses['404']) {
-      const values = Object.fromEntries((op.parameters ?? []).map((p: any) => [p.name, p.example]));
+      const values = Object.fromEntries((op.parameters ?? []).map((p: Json) => [p.name, p.example]));
       const missing = missingValues(values);
       checkAnswer(
         t,

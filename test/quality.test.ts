@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
 import { start } from '../src/server.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, get, schemaErrors, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const releaseId = await fixtureRelease();
 const running = await start(testConfig());
@@ -15,7 +16,7 @@ const report = (await get(`${running.url}/api/quality`)).json;
 const dir = join(FIXTURE_LAKE, 'releases', releaseId);
 const db = await (await DuckDBInstance.create(':memory:')).connect();
 const src = (table: string) => (['problems', 'supervisors', 'legislative_files'].includes(table) ? `'${dir}/${table}.parquet'` : `read_parquet('${dir}/${table}/*/*.parquet', hive_partitioning = true)`);
-const rows = async (sql: string) => (await db.runAndReadAll(sql)).getRowObjectsJson() as Record<string, any>[];
+const rows = async (sql: string) => (await db.runAndReadAll(sql)).getRowObjectsJson() as Record<string, Json>[];
 const n = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0][0]);
 
 t.test('the report is valid and names its release', async (t) => {
@@ -49,10 +50,10 @@ t.test('per-document and per-year coverage equal grouped Parquet counts', async 
     t.same([d.pages, d.items, d.rollCalls, d.positions, d.comments],
       [pages.get(d.documentId) ?? 0, items.get(d.documentId) ?? 0, rolls.get(d.documentId) ?? 0, positions.get(d.documentId) ?? 0, comments.get(d.documentId) ?? 0], d.documentId);
   }
-  const minutes = report.coverage.documents.find((d: any) => d.documentId === '2016-11-01-minutes');
+  const minutes = report.coverage.documents.find((d: Json) => d.documentId === '2016-11-01-minutes');
   t.ok(minutes.rollCalls > 0 && minutes.positions > 0 && minutes.comments > 0, 'the minutes carry roll calls, positions and comments');
   const byYearKind = await rows(`SELECT year::INTEGER AS year, kind, count(*)::INTEGER AS documents, sum(pages)::INTEGER AS pages FROM ${src('documents')} GROUP BY ALL ORDER BY ALL`);
-  t.same(report.coverage.byYearKind.map((g: any) => ({ year: g.year, kind: g.kind, documents: g.documents, pages: g.pages })), byYearKind, 'documents and pages per year and kind');
+  t.same(report.coverage.byYearKind.map((g: Json) => ({ year: g.year, kind: g.kind, documents: g.documents, pages: g.pages })), byYearKind, 'documents and pages per year and kind');
 });
 
 t.test('provenance: official URL, sha256 of the PDF, extractor and parser versions per document', async (t) => {
@@ -64,7 +65,7 @@ t.test('provenance: official URL, sha256 of the PDF, extractor and parser versio
     const d = docs.get(p.documentId)!;
     t.same([p.officialUrl, p.sha256, p.extractor, p.parser], [d.official_url, d.sha256, d.extractor, manifest.parser], p.documentId);
   }
-  const one = report.provenance.find((p: any) => p.documentId === '2016-11-01-minutes');
+  const one = report.provenance.find((p: Json) => p.documentId === '2016-11-01-minutes');
   t.equal(createHash('sha256').update(await readFile(join(CORPUS, 'pdfs', one.fileName))).digest('hex'), one.sha256, 'the sha256 is the PDF\'s');
 });
 
@@ -83,7 +84,7 @@ t.test('the problem list is the problems table, each row cited by document and p
   const p = report.problems;
   t.equal(p.total, table.length);
   t.equal(p.truncated, false);
-  t.same(p.rows.map((r: any) => ({ document_id: r.documentId, page: r.page, kind: r.kind, detail: r.detail })), table);
+  t.same(p.rows.map((r: Json) => ({ document_id: r.documentId, page: r.page, kind: r.kind, detail: r.detail })), table);
   const byKind: Record<string, number> = {};
   for (const r of table) byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
   t.same(p.byKind, byKind);

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { get, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -43,8 +44,8 @@ t.test('a named voter and position filter the vote search; guidance gives the ag
   t.match(body.interpretation, { voter: 'Katy Tang', recordedPosition: 'no', fromYear: 2016, toYear: 2016, searchQuery: '' });
   const items = body.legislativeItems;
   t.match(items.filters, { voter: 'katy-tang', position: 'no' });
-  t.same(items.results.map((r: any) => r.fileNumber), ['161169'], 'the one roll call Tang voted no on');
-  t.ok(items.results[0].voterPositions.some((v: any) => v.position === 'no' && v.action === 'NOT ADOPTED'));
+  t.same(items.results.map((r: Json) => r.fileNumber), ['161169'], 'the one roll call Tang voted no on');
+  t.ok(items.results[0].voterPositions.some((v: Json) => v.position === 'no' && v.action === 'NOT ADOPTED'));
   const g = body.guidance.join('\n');
   t.match(g, /not a stance on the underlying matter/);
   t.match(g, /motion to disapprove opposes the project/);
@@ -63,7 +64,7 @@ t.test('a named voter and position filter the vote search; guidance gives the ag
 t.test('housing questions point to the housing aggregate; ambiguous and not-serving names apply no voter filter', async (t) => {
   const peskin = await ask('How did Peskin vote on housing in 2016?');
   t.ok(peskin.guidance.some((s: string) => s.includes('/api/aggregates/housing?voter=Aaron+Peskin&from=2016&to=2016')));
-  t.ok(peskin.legislativeItems.results.every((r: any) => r.voterPositions.length > 0), 'only items Peskin voted on');
+  t.ok(peskin.legislativeItems.results.every((r: Json) => r.voterPositions.length > 0), 'only items Peskin voted on');
   const mar = await ask('How did Mar vote on housing?');
   t.equal(mar.interpretation.voter, null);
   t.equal(mar.legislativeItems.filters.voter, null);
@@ -90,7 +91,7 @@ t.test('final-only questions keep final actions', async (t) => {
   const body = await ask('Which ordinances were finally passed in 2016?');
   t.ok(body.interpretation.finalOnly);
   t.ok(body.legislativeItems.results.length > 0);
-  t.ok(body.legislativeItems.results.every((r: any) => r.rollCalls.some((rc: any) => rc.isFinal)), 'each with a final roll call');
+  t.ok(body.legislativeItems.results.every((r: Json) => r.rollCalls.some((rc: Json) => rc.isFinal)), 'each with a final roll call');
 });
 
 t.test('Markdown: headings per section, one line per record with its citation', async (t) => {
@@ -109,7 +110,7 @@ t.test('q bounds are 400s naming the parameter and rule', async (t) => {
     const r = await api(`/api/query?${qs}`);
     t.equal(r.status, 400, qs.slice(0, 30));
     t.match(r.headers.get('content-type'), /application\/problem\+json/);
-    t.ok(r.json.errors.some((e: any) => e.rule === rule), rule);
+    t.ok(r.json.errors.some((e: Json) => e.rule === rule), rule);
   }
   t.equal((await api(`/api/query?q=${'a '.repeat(250)}`)).status, 200, '500 characters are allowed');
 });

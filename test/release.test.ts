@@ -15,6 +15,7 @@ import { readExports } from '../pipelines/exports/shapes.ts';
 import { sha256Of } from '../core/lake/format.ts';
 import { currentReleaseId, listFiles, pointCurrent } from '../pipelines/publish/release.ts';
 import { CORPUS, FIXTURE_LAKE, fixtureRelease, ROOT } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const cacheDir = join(ROOT, '.cache', 'extract');
 const fixtureId = await fixtureRelease();
@@ -35,7 +36,7 @@ t.test('two builds from the same corpus, one with under a third of the memory, a
   t.same(await checksums(again.dir), await checksums(join(FIXTURE_LAKE, 'releases', fixtureId)));
   const manifest = JSON.parse(await readFile(join(again.dir, 'manifest.json'), 'utf8'));
   t.equal(manifest.inputs.length, 38);
-  for (const [name, table] of Object.entries<any>(manifest.tables)) {
+  for (const [name, table] of Object.entries<Json>(manifest.tables)) {
     for (const f of table.files) t.equal(await sha256Of(join(again.dir, f.path)), f.sha256, `${name}: ${f.path} sha256 as listed`);
   }
   const twice = await buildRelease({ corpus: CORPUS, lake, cacheDir, quiet: true });

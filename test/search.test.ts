@@ -8,6 +8,7 @@ import { indexTerms, isStopTerm, parseQuery, phraseText, terms } from '../core/t
 import { analyse } from '../pipelines/index/bm25.ts';
 import { snippet } from '../src/queries/snippet.ts';
 import { CORPUS, expectRefusal, FIXTURE_LAKE, get, getValid, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -17,7 +18,7 @@ const search = (qs: string) => getValid(t, `${running.url}/api/search?${qs}`, 's
 t.test('a subject finds the page that holds its file', async (t) => {
   const body = await search('q=Better%20Roof%20Requirements');
   const top2 = body.results.slice(0, 2);
-  t.ok(top2.some((r: any) => r.meetingDate === '2016-11-01'), 'a 2016-11-01 page is in the top two');
+  t.ok(top2.some((r: Json) => r.meetingDate === '2016-11-01'), 'a 2016-11-01 page is in the top two');
   const page = await api(new URL(top2[0].transcriptUrl).pathname);
   t.match(page.json.text, /160965/, 'the top page holds file 160965');
   t.match(body.results[0].snippet, /\*\*Roof\*\*/, 'the snippet marks the matched terms');
@@ -28,10 +29,10 @@ t.test('a subject finds the page that holds its file', async (t) => {
 t.test('kind and year filter', async (t) => {
   const minutes = await search('q=Better%20Roof%20Requirements&kind=minutes');
   t.ok(minutes.results.length > 0);
-  t.ok(minutes.results.every((r: any) => r.kind === 'minutes'), 'only minutes');
+  t.ok(minutes.results.every((r: Json) => r.kind === 'minutes'), 'only minutes');
   const y2017 = await search('q=housing&year=2017&limit=50');
   t.ok(y2017.results.length > 10);
-  t.ok(y2017.results.every((r: any) => r.year === 2017 && r.meetingDate.startsWith('2017-')), 'only 2017');
+  t.ok(y2017.results.every((r: Json) => r.year === 2017 && r.meetingDate.startsWith('2017-')), 'only 2017');
   const all = await search('q=housing');
   t.ok(all.total > y2017.total, 'the year filter narrows the total');
   t.same(y2017.filters, { year: 2017, from: 2017, to: 2017, kind: null, date: null });
@@ -69,7 +70,7 @@ t.test('text analysis: stopwords are positions for phrases and never scored term
   const { head } = analyse({ doc_id: 'd', year: 2016, kind: 'agenda', text: 'public convenience, necessity and public convenience or necessity' });
   const row = JSON.parse(`${head}}`);
   t.equal(row.doclen, 6, 'doclen counts the six scored words');
-  t.same(Object.fromEntries(row.postings.map((p: any) => [p.t, p.p])), { public: [0, 4], conveni: [1, 5], necess: [2, 7], AND: [3], OR: [6] });
+  t.same(Object.fromEntries(row.postings.map((p: Json) => [p.t, p.p])), { public: [0, 4], conveni: [1, 5], necess: [2, 7], AND: [3], OR: [6] });
 
   // A snippet marks a phrase where it is printed, its stopwords too, and a scored word wherever it is.
   const s = snippet('The Board did not vote. Item 5 was adopted. Item 6 was NOT ADOPTED by the following vote.', parseQuery('"not adopted"'));
@@ -98,14 +99,14 @@ t.test('no empty term is ever indexed or queried: a lone "s" stays a term, "U.S.
   t.equal(body.results[0]?.id, '2020-09-15-agenda-p16', 'the page naming U.S. Bank National Association');
   t.match(body.results[0]?.snippet, /\*\*U\.S\.\*\* \*\*Bank\*\*/);
   const loose = await search('q=U.S.%20Bank&limit=50');
-  t.ok(loose.results.some((r: any) => r.id === '2020-09-15-agenda-p16'), 'unquoted too');
+  t.ok(loose.results.some((r: Json) => r.id === '2020-09-15-agenda-p16'), 'unquoted too');
 });
 
 t.test('a quoted phrase keeps its stopwords: "not adopted" is the 2016-11-01 resolution 161169', async (t) => {
   const items = (qs: string) => getValid(t, `${running.url}/api/items?${qs}`, 'item-search-response.json');
   const body = await items(`q=${encodeURIComponent('"not adopted"')}&limit=50`);
   t.same(body.interpretedQueries, ['adopt', '"not adopt"']);
-  t.same(body.results.map((r: any) => r.id), ['2016-11-01-minutes-161169'], 'the one item printed NOT ADOPTED');
+  t.same(body.results.map((r: Json) => r.id), ['2016-11-01-minutes-161169'], 'the one item printed NOT ADOPTED');
   t.match(body.results[0].snippet, /\*\*NOT\*\* \*\*ADOPTED\*\*/, 'the snippet marks the phrase, its stopword too');
   const record = await api(new URL(body.results[0].transcriptUrl).pathname);
   t.match(record.json.text, /NOT ADOPTED by the following vote/);
@@ -134,7 +135,7 @@ t.test('"public convenience or necessity" matches neither ", necessity" nor "and
     for (const [form, phrase] of [['or', 'public convenience or necessity'], ['comma', 'public convenience, necessity'], ['and', 'public convenience and necessity']] as const) {
       const body = await query(`q=${encodeURIComponent(`"${phrase}"`)}&limit=50`);
       t.equal(body.total, expected[form].length, `${table} "${phrase}": as many as print it (${body.total})`);
-      const ids = body.results.map((r: any) => r.id);
+      const ids = body.results.map((r: Json) => r.id);
       t.same(ids.filter((id: string) => !expected[form].includes(id)), [], `${table} "${phrase}": nothing that lacks it`);
     }
   }
@@ -142,7 +143,7 @@ t.test('"public convenience or necessity" matches neither ", necessity" nor "and
   t.match(phrase.results[0].snippet, /\*\*public\*\* \*\*convenience\*\* \*\*or\*\* \*\*necessity\*\*/);
   // The phrase filters; it does not change a page's score (its "or" adds nothing)
   const loose = await search(`q=${encodeURIComponent('public convenience or necessity')}&limit=50`);
-  const looseScore = new Map(loose.results.map((r: any) => [r.id, r.score]));
+  const looseScore = new Map(loose.results.map((r: Json) => [r.id, r.score]));
   for (const r of phrase.results) if (looseScore.has(r.id)) t.equal(r.score, looseScore.get(r.id), `${r.id}: the same score quoted or not`);
 });
 
@@ -169,7 +170,7 @@ t.test('unquoted queries rank exactly as before stopwords were indexed', async (
   };
   for (const [q, [total, top]] of Object.entries(before)) {
     const body = await search(`q=${encodeURIComponent(q)}&limit=8`);
-    t.same([body.total, body.results.map((r: any) => [r.id, r.score])], [total, top], `"${q}": the same ${total} pages, order and scores`);
+    t.same([body.total, body.results.map((r: Json) => [r.id, r.score])], [total, top], `"${q}": the same ${total} pages, order and scores`);
   }
 });
 
@@ -188,7 +189,7 @@ t.test('limits and defaults', async (t) => {
   t.equal(dflt.results.length, 20);
   const five = await search('q=supervisor&limit=5');
   t.equal(five.returned, 5);
-  t.same(five.results.map((r: any) => r.id), dflt.results.slice(0, 5).map((r: any) => r.id), 'same order whatever the limit');
+  t.same(five.results.map((r: Json) => r.id), dflt.results.slice(0, 5).map((r: Json) => r.id), 'same order whatever the limit');
   const fifty = await search('q=supervisor&limit=50');
   t.equal(fifty.returned, 50);
   const hybrid = await search('q=supervisor&mode=hybrid&limit=1');
@@ -280,7 +281,7 @@ t.test('health and OpenAPI', async (t) => {
   const doc = await api('/api/openapi.json');
   t.equal(doc.json.openapi, '3.1.0');
   t.equal(doc.json.info.version, '2.0.0');
-  const limit = doc.json.paths['/api/search'].get.parameters.find((p: any) => p.name === 'limit');
+  const limit = doc.json.paths['/api/search'].get.parameters.find((p: Json) => p.name === 'limit');
   t.same([limit.schema.minimum, limit.schema.maximum, limit.schema.default], [1, 50, 20]);
   t.ok(doc.json.components.schemas.SearchResponse);
 });
@@ -308,7 +309,7 @@ t.test("the README's BM25 example returns the API's top results", async (t) => {
   const db = await (await DuckDBInstance.create(':memory:')).connect();
   const rows = (await db.runAndReadAll(sql!.replaceAll('lake/current', join(FIXTURE_LAKE, 'current')))).getRowObjectsJson();
   const body = await search('q=Better%20Roof%20Requirements');
-  t.same(rows.map((r) => r.page_id), body.results.map((r: any) => r.id), 'same pages, same order');
+  t.same(rows.map((r) => r.page_id), body.results.map((r: Json) => r.id), 'same pages, same order');
 });
 
 t.test('postings split into many parts rank exactly as in one: every query term finds its part', async (t) => {

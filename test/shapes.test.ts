@@ -15,6 +15,7 @@ import { ENTITIES } from '../src/queries/snapshots.ts';
 import { start, type Running } from '../src/server.ts';
 import { build, makeCorpus, minutesWithoutComment, newLake, syntheticYear } from './corpora.ts';
 import { get, ROOT, schemaErrors, testConfig, type Fetched } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 interface Shape {
   name: string;
@@ -60,7 +61,7 @@ const SHAPES: Shape[] = [
 
 const SEARCH_TYPES = ['pages', 'all', 'legislation', 'votes', 'comments'] as const;
 
-type Row = Record<string, any>;
+type Row = Record<string, Json>;
 
 /** A GET that must not fail on the server: 200 with a body valid against `schemaId`, or the 4xx asked for as a problem document. */
 async function call(t: Test, base: string, path: string, schemaId: string | null, status = 200): Promise<Fetched> {
@@ -332,7 +333,7 @@ for (const shape of SHAPES) {
       const client = new Client({ name: 'shapes-test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp`)));
       t.teardown(() => client.close());
-      type Result = { content: { type: string; text: string }[]; structuredContent?: any; isError?: boolean };
+      type Result = { content: { type: string; text: string }[]; structuredContent?: Json; isError?: boolean };
       const text = (r: Result) => r.content.map((c) => c.text).join('\n');
       const args: Record<string, Record<string, unknown>[]> = {
         ask: [{ q: `How did ${shape.voter} vote on ${shape.q}?` }, { q: `public comment about ${shape.q}` }],

@@ -6,6 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { get, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer({ poolSize: 1, queueLimit: 8, queryTimeoutMs: 3000 });
 t.teardown(() => running.close());
@@ -65,7 +66,7 @@ t.test('paused readers of large NDJSON pages: bounded work, a free pool, then ev
     const records = lines.map((l) => JSON.parse(l));
     const page = await get(`${running.url}/api/snapshots/legislative-files?limit=1000&cursor=${cursors[i]}`);
     t.equal(records.length, page.json.returned, `${paths[i]}: ${records.length} records, as many as the JSON page`);
-    t.same(records.map((x) => x.file_number), page.json.records.map((x: any) => x.file_number), 'the same records in the same order');
+    t.same(records.map((x) => x.file_number), page.json.records.map((x: Json) => x.file_number), 'the same records in the same order');
     t.equal(r.headers['x-total-count'], String(page.json.total), 'X-Total-Count is the entity\'s count');
   }
 });

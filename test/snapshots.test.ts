@@ -9,6 +9,7 @@ import { BLOCK, entity, lowerEscapes, ndjsonBytes, snapshotNdjsonWindows } from 
 import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const releaseId = await fixtureRelease();
 const running = await start(testConfig());
@@ -42,7 +43,7 @@ t.test('the manifest lists four entities with counts, record schemas and Parquet
   const m = await api('/api/snapshots');
   t.equal(schemaErrors('snapshot-manifest.json', m), '');
   t.equal(m.release, releaseId);
-  t.same(m.entities.map((e: any) => e.entity), ['documents', 'supervisors', 'recorded-positions', 'legislative-files']);
+  t.same(m.entities.map((e: Json) => e.entity), ['documents', 'supervisors', 'recorded-positions', 'legislative-files']);
   for (const e of m.entities) {
     t.equal(e.records, await parquetCount(e.entity), `${e.entity}: record count equals the Parquet rows`);
     t.equal(e.recordSchema.$id, `snapshot/${e.entity}.json`);
@@ -55,7 +56,7 @@ t.test('the manifest lists four entities with counts, record schemas and Parquet
       t.equal(file.headers.get('etag'), `"${f.sha256}"`);
     }
   }
-  t.equal(m.entities.find((e: any) => e.entity === 'documents').records, 38);
+  t.equal(m.entities.find((e: Json) => e.entity === 'documents').records, 38);
 });
 
 t.test('paging from 0 yields every record once, in key order; NDJSON equals JSON', async (t) => {
@@ -63,7 +64,7 @@ t.test('paging from 0 yields every record once, in key order; NDJSON equals JSON
     const seen: string[] = [];
     let pages = 0;
     for (let cursor: number | null = 0; cursor !== null; pages++) {
-      const page: any = await api(`/api/snapshots/${entity}?cursor=${cursor}&limit=97`);
+      const page: Json = await api(`/api/snapshots/${entity}?cursor=${cursor}&limit=97`);
       t.equal(schemaErrors('snapshot-page.json', page), '', 'valid SnapshotPage');
       for (const r of page.records) {
         const errors = schemaErrors(`snapshot/${entity}.json`, r);
@@ -72,7 +73,7 @@ t.test('paging from 0 yields every record once, in key order; NDJSON equals JSON
       const nd = await ndjson(`/api/snapshots/${entity}?cursor=${cursor}&limit=97&format=ndjson`);
       t.same(nd.records, page.records, `${entity} @${cursor}: NDJSON records equal the JSON page's`);
       t.equal(nd.res.headers.get('x-next-cursor'), page.nextCursor === null ? null : String(page.nextCursor));
-      seen.push(...page.records.map((r: any) => r[key]));
+      seen.push(...page.records.map((r: Json) => r[key]));
       cursor = page.nextCursor;
     }
     t.equal(seen.length, await parquetCount(entity), `${entity}: ${seen.length} records in ${pages} pages`);
@@ -88,14 +89,14 @@ t.test('pages across the sparse ordering\'s block edges equal ORDER BY key LIMIT
   const cursors = [0, 1, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK - 3, 2 * BLOCK, lf - 1000, lf - 3, lf - 1].filter((c) => c >= 0 && c < lf);
   for (const cursor of cursors) {
     for (const limit of [1, 5, 97, 1000]) {
-      const page: any = await api(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}`);
-      t.same(page.records.map((r: any) => r.file_number), keys.slice(cursor, cursor + limit), `@${cursor} limit ${limit}: the keys at those positions`);
+      const page: Json = await api(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}`);
+      t.same(page.records.map((r: Json) => r.file_number), keys.slice(cursor, cursor + limit), `@${cursor} limit ${limit}: the keys at those positions`);
       const nd = await ndjson(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}&format=ndjson`);
-      t.equal(nd.text, page.records.map((r: any) => `${JSON.stringify(r)}\n`).join(''), `@${cursor} limit ${limit}: NDJSON bytes`);
+      t.equal(nd.text, page.records.map((r: Json) => `${JSON.stringify(r)}\n`).join(''), `@${cursor} limit ${limit}: NDJSON bytes`);
     }
   }
   const positions = await parquetCount('recorded-positions');
-  const last: any = await api(`/api/snapshots/recorded-positions?cursor=${positions - 2}&limit=1000`);
+  const last: Json = await api(`/api/snapshots/recorded-positions?cursor=${positions - 2}&limit=1000`);
   t.same([last.returned, last.nextCursor], [2, null], 'the last block has no upper key');
 });
 
@@ -106,9 +107,9 @@ t.test('NDJSON pages across read-ahead window edges equal the JSON pages', async
   const lf = await parquetCount('legislative-files');
   for (const cursor of [0, BLOCK - 500, BLOCK - 1, BLOCK, lf - 7]) {
     for (const limit of [1, 500, 1000]) {
-      const page: any = await api(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}`);
+      const page: Json = await api(`/api/snapshots/legislative-files?cursor=${cursor}&limit=${limit}`);
       const text = await snapshotNdjsonWindows(release, entity('legislative-files')!, { cursor, limit, format: 'ndjson' }, BLOCK);
-      t.equal(text.toString('utf8'), page.records.map((r: any) => `${JSON.stringify(r)}\n`).join(''), `@${cursor} limit ${limit}: ${page.returned} records`);
+      t.equal(text.toString('utf8'), page.records.map((r: Json) => `${JSON.stringify(r)}\n`).join(''), `@${cursor} limit ${limit}: ${page.returned} records`);
     }
   }
 });
@@ -234,7 +235,7 @@ t.test('release files: manifest.json and listed Parquet files only, sha256 as ET
   t.equal(post.status, 405);
   const list = await api('/api/releases');
   t.equal(schemaErrors('releases.json', list), '');
-  t.ok(list.releases.some((r: any) => r.release === releaseId && r.current));
+  t.ok(list.releases.some((r: Json) => r.release === releaseId && r.current));
 });
 
 t.test('lake/README.md: each entity loads from Parquet with the documented DuckDB query', async (t) => {
@@ -247,15 +248,15 @@ t.test('lake/README.md: each entity loads from Parquet with the documented DuckD
       continue;
     }
     const keys = (await db.runAndReadAll(inLake(sql))).getRowObjectsJson().map((r) => r[key]);
-    const api: any = await (await fetch(`${running.url}/api/snapshots/${entity}?limit=1000`)).json();
-    t.same(keys.slice(0, 1000), api.records.map((r: any) => r[key]), `${entity}: the same records in the same order`);
+    const api: Json = await (await fetch(`${running.url}/api/snapshots/${entity}?limit=1000`)).json();
+    t.same(keys.slice(0, 1000), api.records.map((r: Json) => r[key]), `${entity}: the same records in the same order`);
     t.equal(keys.length, api.total);
   }
   const changes = /```sql changes-example\n([\s\S]*?)```/.exec(readme)![1].split(';').map((s) => s.trim()).filter(Boolean);
   await db.run(inLake(changes[0]));
   const log = (await db.runAndReadAll(inLake(changes[1]))).getRowObjectsJson();
-  const feed: any = await (await fetch(`${running.url}/api/changes?limit=3`)).json();
-  t.same(log.slice(0, 3).map((r) => [Number(r.sequence), r.record_id, r.release, r.record_hash]), feed.changes.map((c: any) => [c.sequence, c.id, c.release, c.recordHash]), 'the change-log query reads what the feed shows');
+  const feed: Json = await (await fetch(`${running.url}/api/changes?limit=3`)).json();
+  t.same(log.slice(0, 3).map((r) => [Number(r.sequence), r.record_id, r.release, r.record_hash]), feed.changes.map((c: Json) => [c.sequence, c.id, c.release, c.recordHash]), 'the change-log query reads what the feed shows');
 });
 
 t.test('the OpenAPI document lists the data endpoints', async (t) => {

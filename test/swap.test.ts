@@ -10,6 +10,7 @@ import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
 import { get, ROOT, testConfig } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 const lake = await newLake();
 const a = await build(await makeCorpus(['bag110116_agenda.pdf', 'bag110116_minutes.pdf', 'bag111516_agenda.pdf']), lake);
@@ -80,11 +81,11 @@ t.test('a steady stream of requests sees zero failures across a switch', async (
 
 t.test('a pinned release keeps paging stable after a switch', async (t) => {
   // The server now serves the second release; page the first one with release=.
-  const pages: any[] = [];
+  const pages: Json[] = [];
   for (let cursor: number | null = 0; cursor !== null;) {
     const res = await fetch(`${running.url}/api/snapshots/legislative-files?limit=25&cursor=${cursor}&release=${a.releaseId}`);
     t.equal(res.headers.get('x-release-id'), a.releaseId);
-    const page: any = await res.json();
+    const page: Json = await res.json();
     pages.push(...page.records);
     cursor = page.nextCursor;
     if (cursor === 50) {
@@ -94,7 +95,7 @@ t.test('a pinned release keeps paging stable after a switch', async (t) => {
       t.equal(running.lake.releaseId, c.releaseId);
     }
   }
-  const whole: any = await (await fetch(`${running.url}/api/snapshots/legislative-files?release=${a.releaseId}`)).json();
+  const whole: Json = await (await fetch(`${running.url}/api/snapshots/legislative-files?release=${a.releaseId}`)).json();
   t.same(pages, whole.records, 'pages read across two switches equal the pinned release read at once');
   t.equal(new Set(pages.map((r) => r.file_number)).size, whole.total);
 });
@@ -109,7 +110,7 @@ t.test('pinning a kept release that is not open verifies it once, however many r
   // Built beside the served release, never opened by this server.
   const d = await buildRelease({ corpus: await makeCorpus(['bag111516_agenda.pdf', 'bag112916_agenda.pdf']), lake, cacheDir: join(ROOT, '.cache', 'extract'), quiet: true, keep: 5, makeCurrent: false });
   const manifest = JSON.parse(await readFile(join(d.dir, 'manifest.json'), 'utf8'));
-  const files = Object.values<any>(manifest.tables).flatMap((table) => table.files).length;
+  const files = Object.values<Json>(manifest.tables).flatMap((table) => table.files).length;
   const pin = (id: string, n: number) => Promise.all(Array.from({ length: n }, () => get(`${running.url}/api/snapshots/documents?release=${id}`)));
   const before = Release.filesHashed;
   const first = await pin(d.releaseId, 4);

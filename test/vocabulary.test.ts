@@ -9,6 +9,7 @@ import { THESAURUS } from '../core/text/thesaurus.ts';
 import { namedFiles } from '../src/queries/numbers.ts';
 import { Release } from '../src/lake/release.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, getValid, startFixtureServer } from './fixture.ts';
+import type { Json } from './fixture.ts';
 
 t.test('enactment, resolution and motion numbers are one word; file numbers and amounts stay whole', async (t) => {
   t.same(terms('Ordinance No. 178-16'), ['ordin', '178-16']);
@@ -101,18 +102,18 @@ const textOf = async (id: string) => (await get(`${running.url}/api/pages/${id}`
 /** The pages where a file's item is printed, meeting by meeting (legislative_files.meetings, start to end page). */
 async function itemPages(file: string): Promise<string[]> {
   const [row] = await release.pool.rows(`SELECT meetings FROM legislative_files WHERE file_number = '${file}'`);
-  return (row.meetings as any[]).flatMap((m) => Array.from({ length: m.end_page - m.start_page + 1 }, (_, i) => `${m.document_id}-p${m.start_page + i}`));
+  return (row.meetings as Json[]).flatMap((m) => Array.from({ length: m.end_page - m.start_page + 1 }, (_, i) => `${m.document_id}-p${m.start_page + i}`));
 }
 
 t.test('a file number ranks the pages printing its item first, meeting by meeting, then pages that cite it', async (t) => {
   const pages = await itemPages('161171');
   t.same(pages, ['2016-11-01-agenda-p17', '2016-11-01-minutes-p16'], 'file 161171: its agenda and minutes pages');
   const body = await search('161171');
-  t.same(body.results.slice(0, 2).map((r: any) => r.id).sort(), pages.sort());
+  t.same(body.results.slice(0, 2).map((r: Json) => r.id).sort(), pages.sort());
   t.equal(body.results[2]?.id, '2016-11-29-agenda-p17', 'then the hearing that cites it');
   t.match(await textOf('2016-11-29-agenda-p17'), /File No\. 161171/);
   for (const file of ['170240', '160222', '161146', '170834']) {
-    const ids = (await search(file)).results.map((r: any) => r.id);
+    const ids = (await search(file)).results.map((r: Json) => r.id);
     const own = await itemPages(file);
     t.same(ids.slice(0, own.length).sort(), [...own].sort(), `file ${file}: its ${own.length} item pages first`);
     const meetings = ids.slice(0, own.length).map((id: string) => id.slice(0, 10));
@@ -130,17 +131,17 @@ t.test('an enactment or motion number resolves to its file, from the minutes or 
   t.same(await namedFiles(release, '170240, 161171.'), ['170240', '161171'], 'in the order the query names them');
   t.same(await namedFiles(release, '$170240 or 1702400 or 170240.5 or 1,170240'), [], 'an amount or a longer number names no file');
   const body = await search('Motion No. M16-155');
-  t.same(body.results.slice(0, 2).map((r: any) => r.id), ['2016-11-01-minutes-p16', '2016-11-01-agenda-p17'], 'the file\'s own pages first, the one printing the number first');
-  const cited = body.results.findIndex((r: any) => r.id === '2016-11-29-agenda-p17');
+  t.same(body.results.slice(0, 2).map((r: Json) => r.id), ['2016-11-01-minutes-p16', '2016-11-01-agenda-p17'], 'the file\'s own pages first, the one printing the number first');
+  const cited = body.results.findIndex((r: Json) => r.id === '2016-11-29-agenda-p17');
   t.ok(cited >= 2, `the page citing it twice comes after (${cited})`);
   const ordinance = await search('Ordinance No. 178-16');
   for (const r of ordinance.results.slice(0, 2)) t.match(await textOf(r.id), /178-16/, `${r.id} prints 178-16`);
-  t.ok(ordinance.results.slice(2).every((r: any) => r.score < ordinance.results[1].score / 2), 'pages that only say Ordinance rank far below');
+  t.ok(ordinance.results.slice(2).every((r: Json) => r.score < ordinance.results[1].score / 2), 'pages that only say Ordinance rank far below');
 });
 
 t.test('short-term matches as a unit before its parts: no page with only "terms" ranks above one printing it', async (t) => {
   const body = await search('short-term', 50);
-  const printed = await Promise.all(body.results.map(async (r: any) => /short[- ]term/i.test(await textOf(r.id))));
+  const printed = await Promise.all(body.results.map(async (r: Json) => /short[- ]term/i.test(await textOf(r.id))));
   const firstWithout = printed.indexOf(false);
   t.ok(firstWithout > 3, `the pages printing short-term come first (${firstWithout})`);
   t.equal(printed.slice(firstWithout).indexOf(true), -1, 'and every one of them before any page without it');
@@ -150,12 +151,12 @@ t.test('short-term matches as a unit before its parts: no page with only "terms"
 t.test('the thesaurus finds what people call it, below what the page itself says', async (t) => {
   const lactation = await search('lactation');
   const breastfeeding = await search('breastfeeding');
-  t.same(breastfeeding.results.map((r: any) => r.id).sort(), lactation.results.map((r: any) => r.id).sort(), 'breastfeeding finds the lactation pages');
+  t.same(breastfeeding.results.map((r: Json) => r.id).sort(), lactation.results.map((r: Json) => r.id).sort(), 'breastfeeding finds the lactation pages');
   t.ok(breastfeeding.results[0].score < lactation.results[0].score, 'at a lower weight');
   t.same(breastfeeding.interpretedQueries, ['breastfeed', '~lactat', '~"breast feed"'], 'the expansions are stated');
   t.match(breastfeeding.results[0].snippet, /\*\*lactation\*\*/i);
   const adu = await search('in-law unit');
   t.match(await textOf(adu.results[0].id), /Accessory Dwelling Units?/i, 'in-law unit: accessory dwelling units');
   const airbnb = await search('Airbnb');
-  t.ok(airbnb.results.some((r: any) => r.id === '2016-11-15-agenda-p18'), 'Airbnb: the short-term rental ordinance that never names it');
+  t.ok(airbnb.results.some((r: Json) => r.id === '2016-11-15-agenda-p18'), 'Airbnb: the short-term rental ordinance that never names it');
 });

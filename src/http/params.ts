@@ -3,8 +3,13 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import { checkParams } from '../schemas.ts';
 import { InvalidParameter, type ParamError } from '../queries/errors.ts';
 import { paramErrors } from './errors.ts';
+import type { ParamsSchemaId, SchemaTypes } from '../schema-types.ts';
 
-export function readParams<T>(schemaId: string, query: ParsedUrlQuery, fixed: Record<string, unknown> = {}): T {
+/** The parameters of a schema in schemas/params/, checked and typed by it (src/schema-types.ts). */
+export function readParams<K extends ParamsSchemaId>(schemaId: K, query: ParsedUrlQuery, fixed?: Record<string, unknown>): SchemaTypes[K];
+/** The same for a schema id the caller holds as a string (the router's walk of the table): the values, untyped. */
+export function readParams<T extends Record<string, unknown>>(schemaId: string, query: ParsedUrlQuery, fixed?: Record<string, unknown>): T;
+export function readParams(schemaId: string, query: ParsedUrlQuery, fixed: Record<string, unknown> = {}): Record<string, unknown> {
   const errors: ParamError[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
@@ -17,5 +22,5 @@ export function readParams<T>(schemaId: string, query: ParsedUrlQuery, fixed: Re
   const raw = { ...values };
   const problems = checkParams(schemaId, values);
   if (problems.length) throw new InvalidParameter(paramErrors(problems, raw));
-  return values as T;
+  return values; // what the schema checked: its type, once defaults are filled in
 }

@@ -153,7 +153,7 @@ export class Release {
     return this.warming;
   }
 
-  private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: any) => void }>();
+  private readonly memos = new Map<string, { value: Promise<unknown>; dispose?: (v: unknown) => void }>();
 
   /**
    * Something derived once per release (a file handle, an in-memory table), disposed when the release closes; made as
@@ -167,7 +167,7 @@ export class Release {
       const value = shared(make);
       this.hold();
       void value.catch(() => this.memos.delete(key)).finally(() => this.drop());
-      m = { value, dispose };
+      m = { value, dispose: dispose as ((v: unknown) => void) | undefined }; // called with this memo's own value
       this.memos.set(key, m);
     }
     return m.value as Promise<T>;

@@ -25,16 +25,19 @@ export interface Trim {
 
 export interface Fitted<B> { body: B; markdown: string; trimmed: Trim[]; estimatedTokens: number }
 
-type Json = any;
-type Leaf = { holder: Json; key: string | number; path: string; length: number; url: string | null };
+/** An object or array of a JSON answer, its members read and written by key (a property name or an index). */
+export type Holder = Record<string | number, unknown>;
+type Leaf = { holder: Holder; key: string | number; path: string; length: number; url: string | null };
 
-const urlOf = (o: Json): string | null => (o && typeof o === 'object' && !Array.isArray(o) ? o.markdownUrl ?? o.transcriptUrl ?? null : null);
+type Linked = { markdownUrl?: string; transcriptUrl?: string };
+const urlOf = (o: unknown): string | null => (o && typeof o === 'object' && !Array.isArray(o) ? (o as Linked).markdownUrl ?? (o as Linked).transcriptUrl ?? null : null);
 
 /** String leaves longer than MIN_TEXT (links and ids are never cut: they are short) and arrays, with the nearest record link. */
-function walk(node: Json, path: string, url: string | null, texts: Leaf[], lists: Leaf[]): void {
+function walk(node: object, path: string, url: string | null, texts: Leaf[], lists: Leaf[]): void {
   if (Array.isArray(node)) {
-    node.forEach((v, i) => {
-      if (typeof v === 'string' && v.length > MIN_TEXT) texts.push({ holder: node, key: i, path: `${path}[${i}]`, length: v.length, url });
+    const items = node as unknown[] as unknown as Holder; // an array's members are read and written by index
+    node.forEach((v: unknown, i) => {
+      if (typeof v === 'string' && v.length > MIN_TEXT) texts.push({ holder: items, key: i, path: `${path}[${i}]`, length: v.length, url });
       else if (v && typeof v === 'object') walk(v, `${path}[${i}]`, url, texts, lists);
     });
     return;
@@ -42,9 +45,9 @@ function walk(node: Json, path: string, url: string | null, texts: Leaf[], lists
   const here = urlOf(node) ?? url;
   for (const [k, v] of Object.entries(node)) {
     const p = path ? `${path}.${k}` : k;
-    if (typeof v === 'string' && v.length > MIN_TEXT) texts.push({ holder: node, key: k, path: p, length: v.length, url: here });
+    if (typeof v === 'string' && v.length > MIN_TEXT) texts.push({ holder: node as Holder, key: k, path: p, length: v.length, url: here });
     else if (Array.isArray(v)) {
-      lists.push({ holder: node, key: k, path: p, length: JSON.stringify(v).length, url: here });
+      lists.push({ holder: node as Holder, key: k, path: p, length: JSON.stringify(v).length, url: here });
       walk(v, p, here, texts, lists);
     } else if (v && typeof v === 'object') walk(v, p, here, texts, lists);
   }
@@ -59,7 +62,7 @@ export function fit<B extends object>(
   render: (b: B) => string,
   listHint: string,
   /** Called after a list was shortened, to fix what depends on it (e.g. a cursor); `returned` is fixed here. */
-  onListCut?: (holder: any, key: string | number) => void,
+  onListCut?: (holder: Holder, key: string | number) => void,
 ): Fitted<B> {
   const size = (b: B) => JSON.stringify(b).length + render(b).length;
   const done = (body: B, trimmed: Trim[]): Fitted<B> => ({ body, markdown: render(body), trimmed, estimatedTokens: Math.ceil(size(body) / CHARS_PER_TOKEN) });
@@ -88,9 +91,9 @@ export function fit<B extends object>(
   while (size(body) > MAX_CHARS) {
     const lists: Leaf[] = [];
     walk(body, '', null, [], lists);
-    const big = lists.filter((l) => (l.holder[l.key] as Json[]).length > 1).sort((a, b) => b.length - a.length)[0];
+    const big = lists.filter((l) => (l.holder[l.key] as unknown[]).length > 1).sort((a, b) => b.length - a.length)[0];
     if (!big) break;
-    const arr = big.holder[big.key] as Json[];
+    const arr = big.holder[big.key] as unknown[];
     const prior = trimmed.find((t) => t.path === big.path);
     const of = prior?.of ?? arr.length;
     arr.length = Math.max(1, Math.floor(arr.length * 0.8));

@@ -12,7 +12,7 @@ import { checkResponse, schema } from '../schemas.ts';
 export type JsonSchema = Record<string, unknown>;
 
 /** Replaces `{ "$ref": "x.json" }` with the referenced schema (recursively), dropping `$id`s. */
-export function inline(node: unknown): any {
+export function inline(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(inline);
   if (!node || typeof node !== 'object') return node;
   const o = node as Record<string, unknown>;
@@ -20,13 +20,16 @@ export function inline(node: unknown): any {
   return Object.fromEntries(Object.entries(o).filter(([k]) => k !== '$id').map(([k, v]) => [k, inline(v)]));
 }
 
+/** Schema `id` with its references inlined. */
+const inlined = (id: string) => inline(schema(id)) as JsonSchema;
+
 /**
  * A REST parameter schema as a tool input schema, without `format` (tools answer in both JSON and Markdown), and
  * without what only makes the list longer: examples and patterns (the OpenAPI document has them; the tool checks its
  * arguments against the full REST schema either way).
  */
 export function paramsSchema(id: string, omit: string[] = []): JsonSchema {
-  const { title, ...s } = inline(schema(id));
+  const { title, ...s } = inlined(id);
   const properties = Object.fromEntries(
     Object.entries(s.properties as Record<string, JsonSchema>)
       .filter(([k]) => k !== 'format' && !omit.includes(k))
@@ -58,7 +61,7 @@ const envelope = {
 };
 
 /** Output: a JSON Schema plus a check; the check returns ajv-style errors (empty when valid). */
-export function output(json: JsonSchema, check: (body: any) => { instancePath?: string; message?: string }[]): StandardSchemaWithJSON<Record<string, unknown>> {
+export function output<B>(json: JsonSchema, check: (body: B) => { instancePath?: string; message?: string }[]): StandardSchemaWithJSON<Record<string, unknown>> {
   const required = [...new Set([...((json.required as string[]) ?? []), 'release', 'trimmed'])];
   const advertised = { ...json, required, properties: { ...(json.properties as JsonSchema), ...envelope } };
   return {
@@ -66,7 +69,7 @@ export function output(json: JsonSchema, check: (body: any) => { instancePath?: 
       version: 1,
       vendor: 'board-records',
       validate: (value) => {
-        const errors = check(value);
+        const errors = check(value as B); // the SDK checks what the tool's run answered
         return errors.length
           ? { issues: errors.slice(0, 5).map((e) => ({ message: `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` })) }
           : { value: value as Record<string, unknown> };
@@ -77,19 +80,19 @@ export function output(json: JsonSchema, check: (body: any) => { instancePath?: 
 }
 
 /** A field as the first level of a lean schema shows it: its type, or its values. */
-function shallow(field: Record<string, any>): JsonSchema {
+function shallow(field: JsonSchema): JsonSchema {
   const type = field.type ?? (field.enum || field.anyOf || field.oneOf ? undefined : 'object');
   return { ...(type ? { type } : {}), ...(field.enum ? { enum: field.enum } : {}) };
 }
 
 /** Output schema of a REST response schema in schemas/; the envelope fields are checked apart from the REST body. */
 export function responseOutput(id: string) {
-  const json = inline(schema(id));
+  const json = inlined(id);
   const lean = {
     type: 'object',
     required: json.required,
-    properties: Object.fromEntries(Object.entries((json.properties ?? {}) as Record<string, any>).map(([k, v]) => [k, shallow(v)])),
+    properties: Object.fromEntries(Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([k, v]) => [k, shallow(v)])),
   };
   const declared = (k: string) => k in ((json.properties as object) ?? {}) || json.additionalProperties !== false;
-  return output(lean, ({ trimmed, release, ...body }) => checkResponse(id, declared('release') ? { ...body, release } : body));
+  return output(lean, ({ trimmed, release, ...body }: Record<string, unknown>) => checkResponse(id, declared('release') ? { ...body, release } : body));
 }

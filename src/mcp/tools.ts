@@ -5,7 +5,8 @@
 import { endpoints } from '../http/routes/index.ts';
 import { changesMarkdown, snapshotManifestMarkdown } from '../render/markdown/data.ts';
 import { paramsSchema, responseOutput } from './schema.ts';
-import type { Tool } from './tool.ts';
+import { restParams, type Tool } from './tool.ts';
+import type { ChangeFeed } from '../schema-types.ts';
 import { getRecord } from './tools/get-record.ts';
 import { getMeetingTool } from './tools/get-meeting.ts';
 
@@ -18,8 +19,8 @@ interface ToolRow {
   more: string;
   /** REST parameters the tool leaves out (a tool reads the current release). */
   omit?: string[];
-  /** Markdown of a tool whose endpoint answers JSON only. */
-  markdown?: (body: any) => string;
+  /** Markdown of a tool whose endpoint answers JSON only (its response schema's type). */
+  markdown?: (body: never) => string;
   onListCut?: Tool['onListCut'];
 }
 
@@ -127,7 +128,8 @@ const ROWS: ToolRow[] = [
     omit: ['release'],
     markdown: changesMarkdown,
     // The budget kept fewer changes than were read: continue right after the last one kept.
-    onListCut: (feed, key) => {
+    onListCut: (holder, key) => {
+      const feed = holder as ChangeFeed; // the feed holds its one list
       if (key !== 'changes' || feed.changes.length === 0) return;
       feed.nextCursor = feed.changes[feed.changes.length - 1].sequence;
       feed.hasMore = true;
@@ -154,12 +156,13 @@ export function toolOf(row: ToolRow): Tool {
   const query = ep.query;
   const markdown = row.markdown ?? ep.markdown;
   if (!markdown) throw new Error(`tool ${row.name}: ${row.endpoint} has no Markdown`);
+  const input = paramsSchema(ep.params, row.omit);
   return {
     name: row.name,
     title: row.title,
     description: row.description,
-    input: paramsSchema(ep.params, row.omit),
-    params: ep.params,
+    input,
+    parse: restParams(ep.params, input),
     output: responseOutput(ep.response),
     run: ({ release, urls }, params) => query(release, urls, params),
     markdown,

@@ -26,6 +26,7 @@ export interface UnifiedParams extends PageSearchParams {
   result?: Result;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a DuckDB row: its columns are untyped until the engine declares them
 type Row = Record<string, any>;
 
 const latest = (rollCalls: Row[]) => rollCalls[rollCalls.length - 1];

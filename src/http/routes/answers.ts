@@ -1,13 +1,12 @@
 // Answer endpoints: the votes and housing aggregates, and the /api/query evidence bundle.
-import { evidenceBundle } from '../../queries/evidence.ts';
-import { housingAggregate } from '../../queries/aggregates/housing.ts';
-import { votesAggregate } from '../../queries/aggregates/votes.ts';
+import type { EvidenceBundle, HousingAggregate, HousingParams, QueryParams, VotesAggregate, VotesParams } from '../../schema-types.ts';
 import { evidenceMarkdown, housingAggregateMarkdown, votesAggregateMarkdown } from '../../render/markdown/answers.ts';
-import type { Endpoint } from '../endpoints.ts';
+import { endpoint, type Endpoint } from '../endpoints.ts';
+import { evidenceBundle, housingAggregate, votesAggregate } from '../typed-queries.ts';
 import { withCoverage } from '../../render/markdown/meetings.ts';
 
 export const answerEndpoints: Endpoint[] = [
-  {
+  endpoint<QueryParams, EvidenceBundle>({
     path: '/api/query',
     summary: 'Answer evidence for a whole question: infers supervisor, years, recorded position and intent, then searches items, votes, pages and comments concurrently',
     tag: 'answers',
@@ -15,8 +14,8 @@ export const answerEndpoints: Endpoint[] = [
     response: 'evidence-bundle.json',
     markdown: withCoverage(evidenceMarkdown),
     query: evidenceBundle,
-  },
-  {
+  }),
+  endpoint<VotesParams, VotesAggregate>({
     path: '/api/aggregates/votes',
     summary: "A supervisor's recorded positions, counted per file (most recent matching roll call) or per roll call, with page-addressable evidence; no stance inferred",
     tag: 'answers',
@@ -24,8 +23,8 @@ export const answerEndpoints: Endpoint[] = [
     response: 'votes-aggregate.json',
     markdown: withCoverage(votesAggregateMarkdown),
     query: votesAggregate,
-  },
-  {
+  }),
+  endpoint<HousingParams, HousingAggregate>({
     path: '/api/aggregates/housing',
     summary: "A supervisor's most recent matching position on each housing-related file, units by the maximum-unit-mention rule, totals per position, cautions and evidence",
     tag: 'answers',
@@ -33,5 +32,5 @@ export const answerEndpoints: Endpoint[] = [
     response: 'housing-aggregate.json',
     markdown: withCoverage(housingAggregateMarkdown),
     query: housingAggregate,
-  },
+  }),
 ];

@@ -1,6 +1,7 @@
 // Data products: snapshot manifest and pages (JSON or NDJSON), single snapshot records, the change
 // feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag, byte ranges;
 // only of releases that verified, with their own bounded pool of downloads).
+import type { ChangeFeed, ChangesParams, CoverageParams, CoverageReport, FormatParams, NoneParams, QualityReport, Releases, SnapshotManifest, SnapshotPage, SnapshotPageParams, SnapshotRecord, SnapshotRecordParams, SnapshotsParams } from '../../schema-types.ts';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,15 +11,14 @@ import type { Context } from 'koa';
 import { CHECKSUMS_FILE, MANIFEST_FILE, sha256sums } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
 import { checkedManifest } from '../../lake/release.ts';
-import { changeFeed } from '../../queries/changes.ts';
-import { qualityReport } from '../../queries/quality.ts';
 import { coverageReport } from '../../queries/coverage.ts';
 import { coverageMarkdown } from '../../render/markdown/meetings.ts';
 import { keptReleases } from '../../queries/releases.ts';
 import { releasesMarkdown } from '../../render/markdown/data.ts';
-import { entity, nextCursor, recordSchemaId, SNAPSHOT_SCHEMA_VERSION, snapshotManifest, snapshotNdjson, snapshotPage, snapshotRecord, total, type PageParams } from '../../queries/snapshots.ts';
+import { entity, nextCursor, recordSchemaId, SNAPSHOT_SCHEMA_VERSION, snapshotNdjson, total } from '../../queries/snapshots.ts';
 import type { State } from '../state.ts';
-import type { Endpoint, RawRoute } from '../endpoints.ts';
+import { endpoint, type Endpoint, type RawRoute } from '../endpoints.ts';
+import { changeFeed, qualityReport, snapshotManifest, snapshotPage, snapshotRecord } from '../typed-queries.ts';
 import { notFound } from '../errors.ts';
 import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
 import { arrowStream, type JsonSchema } from '../../render/arrow/records.ts';
@@ -31,7 +31,7 @@ const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no s
  * A snapshot page as an Arrow IPC stream, typed by the entity's record schema; the page's facts in the headers of an
  * NDJSON page and in the Arrow schema's metadata. Sent whole, as NDJSON pages are (at most 1000 records).
  */
-async function arrowPage(release: Release, e: NonNullable<ReturnType<typeof entity>>, p: PageParams, ctx: Context): Promise<undefined> {
+async function arrowPage(release: Release, e: NonNullable<ReturnType<typeof entity>>, p: SnapshotPageParams, ctx: Context): Promise<undefined> {
   const page = await snapshotPage(release, e, p);
   const facts: Record<string, string> = { schemaVersion: SNAPSHOT_SCHEMA_VERSION, release: release.id, entity: e.name, cursor: String(p.cursor), total: String(page.total) };
   if (page.nextCursor !== null) facts.nextCursor = String(page.nextCursor);
@@ -46,15 +46,15 @@ async function arrowPage(release: Release, e: NonNullable<ReturnType<typeof enti
 }
 
 export const dataEndpoints: Endpoint[] = [
-  {
+  endpoint<SnapshotsParams, SnapshotManifest>({
     path: '/api/snapshots',
     summary: 'The snapshot manifest: each entity with its schema version, release, record count, record JSON Schema, formats and Parquet files (sha256)',
     tag: 'data',
     params: 'params/snapshots.json',
     response: 'snapshot-manifest.json',
-    query: async (release, links) => snapshotManifest(release, links),
-  },
-  {
+    query: snapshotManifest,
+  }),
+  endpoint<SnapshotPageParams, SnapshotPage>({
     path: '/api/snapshots/:entity',
     summary: 'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
     description: 'Paging from cursor 0 by nextCursor yields every record of the release exactly once; pin the release with `release=<id>` so a newer release does not change the pages under you.',
@@ -64,7 +64,7 @@ export const dataEndpoints: Endpoint[] = [
     ndjson: true,
     handler: async ({ release, params, path, ctx }) => {
       const e = await entityOf(path.entity);
-      const p = params as PageParams;
+      const p = params;
       if (p.format === 'arrow') return arrowPage(release, e, p, ctx);
       if (p.format !== 'ndjson') return snapshotPage(release, e, p);
       const bytes = await snapshotNdjson(release, e, p);
@@ -78,8 +78,8 @@ export const dataEndpoints: Endpoint[] = [
       ctx.body = Readable.from([bytes], { objectMode: false });
       return undefined;
     },
-  },
-  {
+  }),
+  endpoint<SnapshotRecordParams, SnapshotRecord>({
     path: '/api/snapshots/:entity/:id',
     summary: 'One snapshot record by its key (the record URL of the change feed)',
     tag: 'data',
@@ -89,8 +89,8 @@ export const dataEndpoints: Endpoint[] = [
       const e = await entityOf(path.entity);
       return (await snapshotRecord(release, e, path.id)) ?? Promise.reject(notFound(`no ${e.name} record '${path.id}' in release ${release.id}`));
     },
-  },
-  {
+  }),
+  endpoint<ChangesParams, ChangeFeed>({
     path: '/api/changes',
     summary: 'The append-only change feed: entity changes between consecutive releases, by global sequence (the cursor)',
     description: 'Pass the response\'s nextCursor as cursor to continue; when hasMore is false, poll later with the same cursor.',
@@ -98,8 +98,8 @@ export const dataEndpoints: Endpoint[] = [
     params: 'params/changes.json',
     response: 'change-feed.json',
     query: changeFeed,
-  },
-  {
+  }),
+  endpoint<CoverageParams, CoverageReport>({
     path: '/api/coverage',
     summary: 'What the lake holds: meetings, and of those the ones with agendas, minutes, recorded votes and public comment, for the span and each year of it',
     description: 'Every answer that counts or filters carries the coverage of its own span; this is the whole picture. Counts of recorded positions cover only the meetings with recorded votes.',
@@ -108,16 +108,16 @@ export const dataEndpoints: Endpoint[] = [
     response: 'coverage-report.json',
     markdown: coverageMarkdown,
     query: coverageReport,
-  },
-  {
+  }),
+  endpoint<NoneParams, QualityReport>({
     path: '/api/quality',
     summary: 'The data-quality report: coverage, provenance, name reconciliation and the problem list, each problem cited by document and page',
     tag: 'data',
     params: 'params/none.json',
     response: 'quality-report.json',
     handler: ({ release, urls, ctx }) => qualityReport(release, urls, (ctx.state as State).lake.refused),
-  },
-  {
+  }),
+  endpoint<FormatParams, Releases>({
     path: '/api/releases',
     summary: 'Releases kept on this server (newest first), each with its manifest download; pin one with release=<id>',
     tag: 'data',
@@ -125,7 +125,7 @@ export const dataEndpoints: Endpoint[] = [
     response: 'releases.json',
     markdown: releasesMarkdown,
     query: keptReleases,
-  },
+  }),
 ];
 
 /**

@@ -9,7 +9,8 @@ import { formOf, refusalOf, runSearch, sendHtml } from './web.ts';
 import { bySupervisorId, positionsOf } from './record-pages.ts';
 import { publishedTimes } from '../../queries/published.ts';
 import { atomFeed, type Entry } from '../../render/atom/feed.ts';
-import { feedHref, filtersText, resultHref, searchHref, TYPE_LABEL, type Form } from '../../render/html/page.ts';
+import { feedHref, filtersText, resultHref, rollCallOf, searchHref, TYPE_LABEL, type Form, type SearchResult } from '../../render/html/page.ts';
+import type { SearchResponse } from '../../schema-types.ts';
 import { day, href } from '../../render/html/layout.ts';
 import { plainErrors } from '../../render/html/errors.ts';
 import { coverageSentences } from '../../render/html/coverage.ts';
@@ -18,8 +19,6 @@ import type { Release } from '../../lake/release.ts';
 
 /** Entries a feed lists: the best matches of its search (the API's largest page). */
 const FEED_SIZE = 50;
-
-type Row = Record<string, any>;
 
 /** Every record id begins with its document's: `2016-11-01-minutes-…`. */
 const documentOf = (id: string) => /^\d{4}-\d{2}-\d{2}-[a-z]+/.exec(id)?.[0] ?? '';
@@ -43,9 +42,9 @@ function sendFeed(ctx: Context, xml: string): void {
 
 const newest = (entries: Entry[], release: Release) => entries.reduce((m, e) => (e.updated > m ? e.updated : m), '') || new Date(release.manifest.createdAt).toISOString().replace(/\.\d+Z$/, 'Z');
 
-function resultSummary(r: Row): string {
+function resultSummary(r: SearchResult): string {
   if (r.resultType === 'vote' || (r.resultType === 'legislation' && r.matchedAction)) {
-    const rc = r.rollCall;
+    const rc = r.rollCall && rollCallOf(r);
     const tally = rc ? ` Ayes ${rc.ayes.length}, noes ${rc.noes.length}.` : '';
     return `${day(r.meetingDate)}: ${r.matchedAction}.${tally}`;
   }
@@ -56,7 +55,7 @@ async function searchFeed(ctx: Context): Promise<void> {
   const { release, urls } = ctx.state as State;
   if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}`), 'public, max-age=300')) return;
   const form: Form = { ...formOf(ctx), page: 1 };
-  let body: Row;
+  let body: SearchResponse;
   try {
     body = await runSearch(release, urls, form, FEED_SIZE);
   } catch (e) {
@@ -64,7 +63,7 @@ async function searchFeed(ctx: Context): Promise<void> {
     if (!refusal) throw e;
     return sendHtml(ctx, badRequestHtml(plainErrors(refusal)), refusal.status);
   }
-  const rows = (body.results as Row[]).map((r) => ({
+  const rows = body.results.map((r) => ({
     id: String(r.id),
     entry: { url: urls.base + resultHref(r, form.q), title: r.title, summary: resultSummary(r), official: r.officialUrl, category: TYPE_LABEL[r.resultType ?? 'page'] },
   }));
@@ -86,7 +85,7 @@ async function supervisorFeed(ctx: Context): Promise<void> {
   const s = await bySupervisorId(release, String(ctx.params.id));
   if (!s) throw notFound(`the records hold no supervisor '${String(ctx.params.id).slice(0, 80)}'`);
   const votes = await positionsOf(release, urls, s);
-  const rows = ((votes?.records ?? []) as Row[]).map((r) => ({
+  const rows = (votes?.records ?? []).map((r) => ({
     id: String(r.rollCallId),
     entry: {
       url: urls.base + href.vote(r.rollCallId),

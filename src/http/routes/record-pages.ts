@@ -8,17 +8,15 @@ import { notFound } from '../errors.ts';
 import type { State } from '../state.ts';
 import type { Urls } from '../urls.ts';
 import { sendHtml } from './web.ts';
-import { getItem } from '../../queries/items.ts';
-import { getPage } from '../../queries/pages.ts';
-import { getComment } from '../../queries/comments.ts';
-import { getMeeting, meetingDate } from '../../queries/meetings.ts';
-import { entity, snapshotRecord } from '../../queries/snapshots.ts';
+import { meetingDate } from '../../queries/meetings.ts';
+import { entity } from '../../queries/snapshots.ts';
+import { getComment, getItem, getMeeting, getPage, snapshotRecord, votesAggregate } from '../typed-queries.ts';
 import { supervisors } from '../../queries/supervisors.ts';
 import { itemVoters } from '../../queries/voters.ts';
-import { votesAggregate } from '../../queries/aggregates/votes.ts';
 import { MAX_YEAR, MIN_YEAR } from '../../queries/years.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
 import type { Supervisor } from '../../../core/roster.ts';
+import type { SnapshotLegislativeFile } from '../../schema-types.ts';
 import type { Release } from '../../lake/release.ts';
 import { commentHtml, itemHtml, pageRecordHtml } from '../../render/html/records.ts';
 import { meetingHtml, supervisorHtml, supervisorsHtml } from '../../render/html/meetings.ts';
@@ -75,11 +73,13 @@ function dateOf(s: string): string | null {
 async function itemWithFile(release: Release, urls: Urls, id: string) {
   const item = await getItem(release, urls, id);
   if (!item) return null;
-  const [file, voters, roster] = await Promise.all([
-    snapshotRecord(release, entity('legislative-files')!, String((item as Record<string, unknown>).fileNumber)),
+  const [record, voters, roster] = await Promise.all([
+    snapshotRecord(release, entity('legislative-files')!, String(item.fileNumber)),
     itemVoters(release, id),
     supervisors(release),
   ]);
+  // A record of the legislative-files entity (snapshot-record.json is the union of the entities' records).
+  const file = record as SnapshotLegislativeFile | null;
   const known = new Set(roster.map((s) => s.id));
   const whoIs = (name: string) => (known.has(voters.get(name) ?? '') ? voters.get(name)! : null);
   return { item, file, whoIs };

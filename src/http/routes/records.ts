@@ -1,17 +1,14 @@
 // Search and record endpoints: pages, legislative items, public comments.
-import { getComment, searchComments } from '../../queries/comments.ts';
-import { getItem, searchItems } from '../../queries/items.ts';
-import { getPage } from '../../queries/pages.ts';
+import type { CommentRecord, CommentSearchResponse, CommentsParams, ItemRecord, ItemSearchResponse, ItemsParams, MeetingList, MeetingParams, MeetingRecord, MeetingsParams, PageRecord, RecordParams, SearchParams, SearchResponse } from '../../schema-types.ts';
 import { notFound } from '../errors.ts';
 import { commentMarkdown, commentsMarkdown, itemMarkdown, itemsMarkdown, pageMarkdown, searchMarkdown } from '../../render/markdown/records.ts';
-import type { Endpoint } from '../endpoints.ts';
-import { search } from '../../queries/search.ts';
-import { getMeeting, listMeetings, meetingDate, type MeetingParams } from '../../queries/meetings.ts';
+import { endpoint, type Endpoint } from '../endpoints.ts';
+import { getComment, getItem, getMeeting, getPage, listMeetings, search, searchComments, searchItems } from '../typed-queries.ts';
+import { meetingDate } from '../../queries/meetings.ts';
 import { meetingMarkdown, meetingsMarkdown, withCoverage } from '../../render/markdown/meetings.ts';
 
-
 export const recordEndpoints: Endpoint[] = [
-  {
+  endpoint<SearchParams, SearchResponse>({
     path: '/api/search',
     summary: 'Page-level full-text search over agendas and minutes (BM25)',
     tag: 'search',
@@ -19,8 +16,8 @@ export const recordEndpoints: Endpoint[] = [
     response: 'search-response.json',
     markdown: withCoverage(searchMarkdown),
     query: search,
-  },
-  {
+  }),
+  endpoint<RecordParams, PageRecord>({
     path: '/api/pages/:id',
     summary: 'One PDF page: text with layout, running header and footer, official link',
     tag: 'records',
@@ -28,8 +25,8 @@ export const recordEndpoints: Endpoint[] = [
     response: 'page-record.json',
     markdown: pageMarkdown,
     handler: async ({ release, urls, path }) => (await getPage(release, urls, path.id)) ?? Promise.reject(notFound(`no page '${path.id}' in release ${release.id}`)),
-  },
-  {
+  }),
+  endpoint<ItemsParams, ItemSearchResponse>({
     path: '/api/items',
     summary: 'Search legislative-item blocks with their roll calls; filter by voter, position and final actions; group by file or matter',
     tag: 'search',
@@ -37,8 +34,8 @@ export const recordEndpoints: Endpoint[] = [
     response: 'item-search-response.json',
     markdown: withCoverage(itemsMarkdown),
     query: searchItems,
-  },
-  {
+  }),
+  endpoint<RecordParams, ItemRecord>({
     path: '/api/items/:id',
     summary: 'One legislative-item block: text, roll calls, extracted facts, comments taken in its hearing, official link',
     tag: 'records',
@@ -46,8 +43,8 @@ export const recordEndpoints: Endpoint[] = [
     response: 'item-record.json',
     markdown: itemMarkdown,
     handler: async ({ release, urls, path }) => (await getItem(release, urls, path.id)) ?? Promise.reject(notFound(`no item '${path.id}' in release ${release.id}`)),
-  },
-  {
+  }),
+  endpoint<CommentsParams, CommentSearchResponse>({
     path: '/api/comments',
     summary: "Search speaker-level public-comment summaries (the Clerk's, not verbatim)",
     tag: 'search',
@@ -55,8 +52,8 @@ export const recordEndpoints: Endpoint[] = [
     response: 'comment-search-response.json',
     markdown: withCoverage(commentsMarkdown),
     query: searchComments,
-  },
-  {
+  }),
+  endpoint<RecordParams, CommentRecord>({
     path: '/api/comments/:id',
     summary: 'One public comment: speaker as recorded, the summary, page and official link',
     tag: 'records',
@@ -64,8 +61,8 @@ export const recordEndpoints: Endpoint[] = [
     response: 'comment-record.json',
     markdown: commentMarkdown,
     handler: async ({ release, urls, path }) => (await getComment(release, urls, path.id)) ?? Promise.reject(notFound(`no comment '${path.id}' in release ${release.id}`)),
-  },
-  {
+  }),
+  endpoint<MeetingsParams, MeetingList>({
     path: '/api/meetings',
     summary: 'The meetings the lake holds, by date (year, or from/to), each with its documents and counts of pages, items, roll calls and comments',
     tag: 'records',
@@ -73,8 +70,8 @@ export const recordEndpoints: Endpoint[] = [
     response: 'meeting-list.json',
     markdown: withCoverage(meetingsMarkdown),
     query: listMeetings,
-  },
-  {
+  }),
+  endpoint<MeetingParams, MeetingRecord>({
     path: '/api/meetings/:date',
     summary: 'One meeting: its documents, its items in agenda order with actions, results and roll calls, and its public commenters in order',
     description: 'Filter the items with actionType or result (e.g. result=not-adopted). 404 when the lake holds no document of that date: /api/meetings lists those it holds.',
@@ -83,6 +80,6 @@ export const recordEndpoints: Endpoint[] = [
     response: 'meeting-record.json',
     markdown: meetingMarkdown,
     handler: async ({ release, urls, path, params }) =>
-      (await getMeeting(release, urls, meetingDate(path.date), params as MeetingParams)) ?? Promise.reject(notFound(`the lake holds no meeting of ${path.date} in release ${release.id}; /api/meetings lists the meetings it holds`)),
-  },
+      (await getMeeting(release, urls, meetingDate(path.date), params)) ?? Promise.reject(notFound(`the lake holds no meeting of ${path.date} in release ${release.id}; /api/meetings lists the meetings it holds`)),
+  }),
 ];

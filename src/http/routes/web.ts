@@ -11,8 +11,7 @@ import { readParams } from '../params.ts';
 import { DEPTH, MAX_PAGE, pageHtml, PER_PAGE, resultsHtml, type Answer, type Form } from '../../render/html/page.ts';
 import type { Candidate, Refusal } from '../../render/html/errors.ts';
 import { supervisorNames } from '../../queries/supervisors.ts';
-import type { UnifiedParams } from '../../queries/unified.ts';
-import { search } from '../../queries/search.ts';
+import { search } from '../typed-queries.ts';
 import { coverageOf, FULL_SPAN } from '../../queries/coverage.ts';
 import { InvalidParameter, type ParamError } from '../../queries/errors.ts';
 import type { Release } from '../../lake/release.ts';
@@ -49,7 +48,7 @@ export async function runSearch(release: Release, urls: Urls, f: Form, limit: nu
   if (/^\d+$/.test(f.from) && /^\d+$/.test(f.to) && Number(f.from) > Number(f.to))
     throw new InvalidParameter([{ parameter: 'from', rule: 'from-after-to', message: `from (${f.from}) must not be after to (${f.to})` }]);
   const query = { q: f.q, type: f.type, from: f.from, to: f.to, supervisor: f.supervisor, position: f.position, final: f.final ? 'true' : '' };
-  const params = readParams<UnifiedParams>('params/search.json', query);
+  const params = readParams('params/search.json', query);
   return search(release, urls, { ...params, limit });
 }
 

@@ -1,18 +1,20 @@
 // get_meeting: one meeting (GET /api/meetings/{date}) as a tool, its date an argument rather than a path segment.
 import type { ParsedUrlQuery } from 'node:querystring';
+import type { MeetingParams, MeetingRecord } from '../../schema-types.ts';
 import { readParams } from '../../http/params.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
-import { getMeeting, meetingDate, type MeetingParams } from '../../queries/meetings.ts';
+import { meetingDate } from '../../queries/meetings.ts';
+import { getMeeting } from '../../http/typed-queries.ts';
 import { meetingMarkdown } from '../../render/markdown/meetings.ts';
 import { notFound } from '../../http/errors.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
-import type { Tool } from '../tool.ts';
+import { tool } from '../tool.ts';
 
 type Params = MeetingParams & { date: string };
 
 const input = paramsSchema('params/meeting.json');
 
-export const getMeetingTool: Tool<Params> = {
+export const getMeetingTool = tool<Params, MeetingRecord>({
   name: 'get_meeting',
   title: 'One meeting: items, votes, speakers',
   description: [
@@ -33,7 +35,7 @@ export const getMeetingTool: Tool<Params> = {
       throw new InvalidParameter([
         { parameter: 'date', rule: 'required', message: 'date is required: the meeting date, YYYY-MM-DD' },
       ]);
-    return { date: meetingDate(date), ...readParams<MeetingParams>('params/meeting.json', rest as ParsedUrlQuery) };
+    return { date: meetingDate(date), ...readParams('params/meeting.json', rest as ParsedUrlQuery) };
   },
   output: responseOutput('meeting-record.json'),
   run: async ({ release, urls }, p) =>
@@ -41,4 +43,4 @@ export const getMeetingTool: Tool<Params> = {
     Promise.reject(notFound(`the lake holds no meeting of ${p.date}; list_meetings gives the dates it holds`)),
   markdown: meetingMarkdown,
   more: 'filter with result or actionType, or open one item with get_record',
-};
+});

@@ -5,20 +5,26 @@ import { pageId } from '../../../core/lake/ids.ts';
 import { notFound } from '../../http/errors.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
 import { commentMarkdown, itemMarkdown, pageMarkdown } from '../../render/markdown/records.ts';
-import { getComment } from '../../queries/comments.ts';
-import { getItem } from '../../queries/items.ts';
-import { getPage } from '../../queries/pages.ts';
-import { getMeeting, meetingDate } from '../../queries/meetings.ts';
+import { getComment, getItem, getMeeting, getPage, snapshotRecord } from '../../http/typed-queries.ts';
+import { meetingDate } from '../../queries/meetings.ts';
 import { meetingMarkdown } from '../../render/markdown/meetings.ts';
-import { entity, snapshotRecord } from '../../queries/snapshots.ts';
+import { entity } from '../../queries/snapshots.ts';
+import type { CommentRecord, ItemRecord, MeetingRecord, PageRecord, SnapshotRecord } from '../../schema-types.ts';
+import type { Release } from '../../lake/release.ts';
+import type { Urls } from '../../http/urls.ts';
 import type { EntityName } from '../../../core/lake/format.ts';
 import { checkResponse } from '../../schemas.ts';
 import { output } from '../schema.ts';
-import type { Tool } from '../tool.ts';
+import { tool } from '../tool.ts';
 
 type Kind = 'page' | 'item' | 'comment' | 'meeting' | 'snapshot';
 interface Params { id: string; kind: Kind | null; entity?: EntityName }
-type Body = { kind: Kind; record: Record<string, any>; page?: Record<string, any> };
+type Body =
+  | { kind: 'page'; record: PageRecord }
+  | { kind: 'item'; record: ItemRecord }
+  | { kind: 'comment'; record: CommentRecord; page?: PageRecord }
+  | { kind: 'meeting'; record: MeetingRecord }
+  | { kind: 'snapshot'; record: SnapshotRecord };
 
 const COLLECTIONS: Record<string, Kind> = { pages: 'page', items: 'item', comments: 'comment', meetings: 'meeting' };
 const RECORD_URL = /\/api\/(?:(pages|items|comments|meetings)|snapshots\/([a-z-]+))\/([^/?#]+?)(?:\.md)?(?:[?#].*)?$/;
@@ -43,9 +49,33 @@ function parse(args: Record<string, unknown>): Params {
   return m[2] ? { id: key, kind: 'snapshot', entity: m[2] as EntityName } : { id: key, kind: COLLECTIONS[m[1]] };
 }
 
+/** One record of `kind` (a comment with the page it is on), or null. */
+async function read(kind: Exclude<Kind, 'snapshot'>, release: Release, urls: Urls, id: string): Promise<Body | null> {
+  switch (kind) {
+    case 'page': {
+      const record = await getPage(release, urls, id);
+      return record && { kind, record };
+    }
+    case 'item': {
+      const record = await getItem(release, urls, id);
+      return record && { kind, record };
+    }
+    case 'meeting': {
+      const record = await getMeeting(release, urls, meetingDate(id), {});
+      return record && { kind, record };
+    }
+    case 'comment': {
+      const record = await getComment(release, urls, id);
+      if (!record) return null;
+      const page = await getPage(release, urls, pageId(record.documentId, record.page));
+      return { kind, record, ...(page ? { page } : {}) };
+    }
+  }
+}
+
 const recordSchemas = { page: 'page-record.json', item: 'item-record.json', comment: 'comment-record.json', meeting: 'meeting-record.json', snapshot: 'snapshot-record.json' } as const;
 
-export const getRecord: Tool<Params, Body> = {
+export const getRecord = tool<Params, Body>({
   name: 'get_record',
   title: 'Get a record with its evidence',
   description: [
@@ -73,7 +103,7 @@ export const getRecord: Tool<Params, Body> = {
     },
     (b: Body) => [
       ...(recordSchemas[b.kind] ? checkResponse(recordSchemas[b.kind], b.record) : [{ instancePath: '/kind', message: 'is not a record kind' }]),
-      ...(b.page ? checkResponse('page-record.json', b.page) : []),
+      ...(b.kind === 'comment' && b.page ? checkResponse('page-record.json', b.page) : []),
     ],
   ),
   async run({ release, urls }, p) {
@@ -82,14 +112,10 @@ export const getRecord: Tool<Params, Body> = {
       if (!record) throw notFound(`no ${p.entity} record '${p.id}' in release ${release.id}`);
       return { kind: 'snapshot', record };
     }
-    const get = { page: getPage, item: getItem, comment: getComment, meeting: (r: typeof release, l: typeof urls, id: string) => getMeeting(r, l, meetingDate(id), {}) };
     const kinds: Kind[] = p.kind ? [p.kind] : /^\d{4}-\d{2}-\d{2}$/.test(p.id) ? ['meeting'] : ['item', 'page', 'comment'];
     for (const kind of kinds as Exclude<Kind, 'snapshot'>[]) {
-      const record: Record<string, any> | null = await get[kind](release, urls, p.id);
-      if (!record) continue;
-      if (kind !== 'comment') return { kind, record };
-      const page = await getPage(release, urls, pageId(record.documentId, record.page));
-      return { kind, record, ...(page ? { page } : {}) };
+      const found = await read(kind, release, urls, p.id);
+      if (found) return found;
     }
     throw notFound(`no ${p.kind ?? 'record'} '${p.id}' in release ${release.id}`);
   },
@@ -101,4 +127,4 @@ export const getRecord: Tool<Params, Body> = {
     return commentMarkdown(b.record) + (b.page ? `\n## The page it is on\n\n${pageMarkdown(b.page).replace(/^# /, '### ')}` : '');
   },
   more: 'the record link (transcriptUrl / markdownUrl) holds everything',
-};
+});

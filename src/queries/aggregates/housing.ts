@@ -33,6 +33,7 @@ export const CAUTIONS = [
   'The housing rule is textual: a file that mentions housing only in passing (a commendation, a code update) is included; read each file\'s signals and evidence.',
 ];
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a DuckDB row: its columns are untyped until the engine declares them
 type Row = Record<string, any>;
 
 interface HousingFiles {

@@ -1,23 +1,25 @@
 // A meeting's page (its documents, items in agenda order with actions and roll calls, commenters in order) and a
 // supervisor's pages (term, recorded positions with their coverage, and the list of supervisors).
 import type { Supervisor } from '../../../core/roster.ts';
-import type { SpanCoverage } from '../../queries/coverage.ts';
 import { coverageHtml } from './coverage.ts';
 import { day, esc, href, month, shell, sources } from './layout.ts';
 import { tallyHtml } from './page.ts';
 import { POSITION_CAUTION } from './records.ts';
 
-type Row = Record<string, any>;
+import type { MeetingRecord, VotesAggregate } from '../../schema-types.ts';
+
+/** A supervisor's recorded positions (the votes aggregate per roll call) with the API URL of the same answer. */
+export type Positions = VotesAggregate & { url: string };
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function meetingHtml(m: Row): string {
-  const items: Row[] = m.items ?? [];
-  const comments: Row[] = m.comments ?? [];
-  const itemHtml = (i: Row) => {
-    const rollCalls: Row[] = i.rollCalls;
+export function meetingHtml(m: MeetingRecord): string {
+  const items = m.items ?? [];
+  const comments = m.comments ?? [];
+  const itemHtml = (i: MeetingRecord['items'][number]) => {
+    const rollCalls = i.rollCalls;
     // A printed action that a roll call carries is shown once, with its vote.
-    const unvoted = ((i.actions ?? []) as string[]).filter((a) => !rollCalls.some((rc) => rc.action === a));
+    const unvoted = (i.actions ?? []).filter((a) => !rollCalls.some((rc) => rc.action === a));
     return `<li><p><a href="${esc(href.item(i.id))}">File ${esc(i.fileNumber)}: ${esc(i.title)}</a> <span class="tag">${esc(i.itemType ?? '')}${i.section ? ` · ${esc(i.section)}` : ''}</span></p>
 ${unvoted.length ? `<p class="action">${esc(unvoted.join(' · '))}</p>` : ''}
 ${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(rc.action)}</strong> · ${tallyHtml(rc)}</p>`).join('')}</li>`;
@@ -26,7 +28,7 @@ ${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${e
 <h1>Board of Supervisors meeting, ${esc(day(m.date))}</h1>
 <p class="meta">${esc([m.holds.agenda ? 'agenda' : '', m.holds.minutes ? 'minutes' : ''].filter(Boolean).join(' and '))} · ${count(m.holds.items, 'item')} · ${count(m.holds.rollCalls, 'roll call')} · ${count(m.holds.comments, 'public comment')}</p>
 <h2>Official documents</h2>
-<ul>${(m.documents as Row[]).map((d) => `<li><a class="official" href="${esc(d.officialUrl)}">${esc(d.title)}</a> (${esc(d.kind)}, ${count(d.pages, 'page')})</li>`).join('')}</ul>
+<ul>${m.documents.map((d) => `<li><a class="official" href="${esc(d.officialUrl)}">${esc(d.title)}</a> (${esc(d.kind)}, ${count(d.pages, 'page')})</li>`).join('')}</ul>
 ${coverageHtml(m.coverage)}
 <h2>Items, in agenda order</h2>
 ${items.length ? `${m.holds.rollCalls ? `<p class="caution">${esc(POSITION_CAUTION)}</p>` : ''}<p>From the ${esc(String(m.itemsFrom).endsWith('minutes') ? 'minutes' : 'agenda')}.</p><ol class="items">${items.map(itemHtml).join('\n')}</ol>` : '<p>No legislative item was read from this meeting’s documents.</p>'}
@@ -41,7 +43,7 @@ export const termText = (s: Supervisor) => `${month(s.termFrom)} to ${s.termTo ?
 const POSITION_LABEL: Record<string, string> = { aye: 'Aye', no: 'No', absent: 'Absent', excused: 'Excused' };
 
 /** A supervisor's page: `votes` is the votes aggregate (per roll call) over their term, null for a term outside 2012–2026. */
-export function supervisorHtml(s: Supervisor, votes: Row | null, feed: string): string {
+export function supervisorHtml(s: Supervisor, votes: Positions | null, feed: string): string {
   const title = `Supervisor ${s.fullName} — Board Records`;
   const head = `<h1>Supervisor ${esc(s.fullName)}</h1>
 <p class="meta">${s.district ? `District ${esc(s.district)} · ` : ''}Served ${esc(termText(s))}</p>`;
@@ -49,9 +51,9 @@ export function supervisorHtml(s: Supervisor, votes: Row | null, feed: string): 
     return shell({ title }, `<article class="record">${head}
 <p>This term lies outside the years the records cover (2012–2026), so no recorded position can be shown.</p></article>`);
   }
-  const records: Row[] = votes.records ?? [];
-  const coverage: SpanCoverage = votes.coverage;
-  const totals = Object.entries(votes.totals as Record<string, number>);
+  const records = votes.records ?? [];
+  const coverage = votes.coverage;
+  const totals = Object.entries(votes.totals);
   const rows = records
     .map((r) => `<tr><td><a href="${esc(href.meeting(r.meetingDate))}">${esc(day(r.meetingDate))}</a></td><td><a href="${esc(href.vote(r.rollCallId))}">File ${esc(r.fileNumber)}</a>: ${esc(r.title)}<br><span class="tag">${esc(r.action)}</span></td><td class="pos-${esc(r.position)}">${esc(POSITION_LABEL[r.position] ?? r.position)}</td></tr>`)
     .join('');

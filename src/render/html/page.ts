@@ -5,7 +5,10 @@ import { coverageHtml } from './coverage.ts';
 import { refusalHtml, type Refusal } from './errors.ts';
 import { day, esc, href, shell } from './layout.ts';
 
-type Row = Record<string, any>;
+import type { RollCall, SearchResponse, Supervisor } from '../../schema-types.ts';
+
+/** One result of a search. */
+export type SearchResult = SearchResponse['results'][number];
 
 export { esc } from './layout.ts';
 
@@ -53,7 +56,7 @@ function apiSearchHref(f: Form): string {
 const option = (value: string, label: string, current: string) => `<option value="${esc(value)}"${value === current ? ' selected' : ''}>${esc(label)}</option>`;
 
 /** The filters in force, in words (the supervisor by the full name the search resolved, once). */
-export function filtersText(f: Form, voter?: Row): string[] {
+export function filtersText(f: Form, voter?: Supervisor): string[] {
   const years = f.from && f.to ? (f.from === f.to ? `year ${f.from}` : `years ${f.from}–${f.to}`) : f.from ? `from ${f.from}` : f.to ? `up to ${f.to}` : '';
   return [
     f.type !== 'all' ? TYPES.find(([v]) => v === f.type)?.[1] ?? '' : '',
@@ -85,25 +88,28 @@ function formHtml(f: Form, supervisors: string[]): string {
 }
 
 /** A roll call's names by position, on one line: `Ayes 7: … · Noes 3: …`. */
-export function tallyHtml(rc: Row): string {
+export function tallyHtml(rc: Pick<RollCall, 'ayes' | 'noes' | 'absent' | 'excused'>): string {
   const part = (label: string, names: string[]) => (names?.length ? `<span class="${label.toLowerCase()}">${label} ${names.length}: ${esc(names.join(', '))}</span>` : '');
   return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join(' · ');
 }
 
-export const rollCallHtml = (rc: Row) => `<p class="rollcall">${tallyHtml(rc)}</p>`;
+export const rollCallHtml = (rc: RollCall) => `<p class="rollcall">${tallyHtml(rc)}</p>`;
 
 /** Extracted facts of a file: units, addresses, amounts, parties. */
-export function factsText(x: Row): string[] {
+export function factsText(x: { housingUnits?: number[]; addresses?: string[]; amounts?: Record<string, unknown>[]; parties?: string[] }): string[] {
   return [
     x.housingUnits?.length ? `Units: ${x.housingUnits.join(', ')}` : '',
     x.addresses?.length ? `Addresses: ${x.addresses.join('; ')}` : '',
-    x.amounts?.length ? `Amounts: ${x.amounts.map((a: Row) => `${a.raw} (${a.qualifier})`).join('; ')}` : '',
+    x.amounts?.length ? `Amounts: ${x.amounts.map((a) => `${a.raw} (${a.qualifier})`).join('; ')}` : '',
     x.parties?.length ? `Parties: ${x.parties.join('; ')}` : '',
   ].filter(Boolean);
 }
 
+/** A vote's roll call: a roll-call.json record, which the search schema leaves an open object. */
+export const rollCallOf = (r: SearchResult) => r.rollCall as RollCall;
+
 /** A result's own page. */
-export function resultHref(r: Row, q: string): string {
+export function resultHref(r: SearchResult, q: string): string {
   const type = r.resultType ?? 'page';
   if (type === 'legislation') return href.item(r.id);
   if (type === 'vote') return href.vote(r.id);
@@ -111,15 +117,15 @@ export function resultHref(r: Row, q: string): string {
   return href.page(r.id, q);
 }
 
-function resultHtml(r: Row, q: string, voter: Row | undefined): string {
+function resultHtml(r: SearchResult, q: string, voter: Supervisor | undefined): string {
   const type = r.resultType ?? 'page';
   const facts = factsText(r);
   return `<li class="result ${esc(type)}" data-type="${esc(type)}">
-  <p class="meta"><span class="badge">${esc(TYPE_LABEL[type] ?? type)}</span> <a href="${esc(href.meeting(r.meetingDate))}">${esc(day(r.meetingDate))}</a> · ${esc(r.kind)} · page ${esc(r.page)}${r.groupCount > 1 ? ` · ${esc(r.groupCount)} records of this file` : ''}</p>
+  <p class="meta"><span class="badge">${esc(TYPE_LABEL[type] ?? type)}</span> <a href="${esc(href.meeting(r.meetingDate))}">${esc(day(r.meetingDate))}</a> · ${esc(r.kind)} · page ${esc(r.page)}${(r.groupCount ?? 0) > 1 ? ` · ${esc(r.groupCount)} records of this file` : ''}</p>
   <h2><a href="${esc(resultHref(r, q))}">${esc(r.title)}</a></h2>
   ${r.matchedAction ? `<p class="action"><strong>Action:</strong> ${esc(r.matchedAction)} <span class="tag">${esc(r.actionType)}${r.isFinal ? ', final' : ''}</span></p>` : ''}
   ${r.recordedPosition ? `<p class="position"><a href="${esc(href.supervisor(voter?.id ?? ''))}">${esc(r.supervisor)}</a> recorded <strong class="pos-${esc(r.recordedPosition)}">${esc(r.recordedPosition)}</strong></p>` : ''}
-  ${r.rollCall ? rollCallHtml(r.rollCall) : ''}
+  ${r.rollCall ? rollCallHtml(rollCallOf(r)) : ''}
   ${type === 'vote' ? '' : `<p class="snippet">${marked(r.snippet)}</p>`}
   ${facts.length ? `<p class="facts">${esc(facts.join(' · '))}</p>` : ''}
   <p class="links"><a href="${esc(r.officialUrl)}">Official PDF, page ${esc(r.page)}</a></p>
@@ -139,7 +145,7 @@ const follow = (f: Form) => `<p class="follow"><a href="${esc(feedHref(f))}" typ
 const CAUTION = '<p class="caution">A recorded position is not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.</p>';
 
 /** What a page of a search shows: the answer of `search`, with the rank of its first result. */
-export interface Answer { body: Row; first: number }
+export interface Answer { body: SearchResponse; first: number }
 
 /**
  * The results section alone (what the script swaps in): a refusal, the first screen (`lake`: what the whole lake
@@ -152,7 +158,7 @@ export function resultsHtml(f: Form, answer: Answer | null, refusal: Refusal | n
     return section(`<p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}`);
   }
   const { body, first } = answer;
-  const results: Row[] = body.results.slice(first - 1, first - 1 + PER_PAGE);
+  const results = body.results.slice(first - 1, first - 1 + PER_PAGE);
   const filters = filtersText(f, body.voter);
   if (results.length === 0) {
     const suggestions = [

@@ -5,12 +5,13 @@ import { pageId } from '../../../core/lake/ids.ts';
 import { parseQuery, tokenTerms } from '../../../core/text/analysis.ts';
 import { day, esc, href, shell, sources } from './layout.ts';
 
-type Row = Record<string, any>;
+import type { CommentRecord, Extracted, ItemRecord, PageRecord, RollCall, SnapshotLegislativeFile } from '../../schema-types.ts';
+import { commentsOf } from '../markdown/records.ts';
 
 export const POSITION_CAUTION =
   'A recorded position is a vote on the action named beside it, not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.';
 
-const POSITIONS: [string, string][] = [['ayes', 'Aye'], ['noes', 'No'], ['absent', 'Absent'], ['excused', 'Excused']];
+const POSITIONS: [keyof Pick<RollCall, 'ayes' | 'noes' | 'absent' | 'excused'>, string][] = [['ayes', 'Aye'], ['noes', 'No'], ['absent', 'Absent'], ['excused', 'Excused']];
 
 /** A recorded name's supervisor page, when the name was reconciled to one. */
 export type WhoIs = (name: string) => string | null;
@@ -22,7 +23,7 @@ const names = (list: string[], whoIs: WhoIs) =>
   }).join(', ');
 
 /** One roll call: the action voted on, what it did, and the names by recorded position (linked to their supervisors). */
-export function rollCallTable(rc: Row, n: number, whoIs: WhoIs = () => null): string {
+export function rollCallTable(rc: RollCall, n: number, whoIs: WhoIs = () => null): string {
   const notes = [rc.actionType, rc.result, rc.isFinal ? 'final action' : '', rc.rescindedBy ? `undone by vote ${rc.rescindedBy}` : '', rc.sharedVote ? 'same vote as an earlier roll call' : '', rc.countMismatch ? 'printed tally differs from the names' : ''].filter(Boolean);
   const rows = POSITIONS.map(([key, label]) => {
     const recorded: string[] = rc[key] ?? [];
@@ -35,9 +36,9 @@ export function rollCallTable(rc: Row, n: number, whoIs: WhoIs = () => null): st
 </section>`;
 }
 
-function factsHtml(x: Row): string {
+function factsHtml(x: Partial<Extracted>): string {
   const groups: [string, string[]][] = [
-    ['Amounts', (x.amounts ?? []).map((a: Row) => `${esc(a.raw)} <span class="tag">${esc(a.qualifier)}</span>`)],
+    ['Amounts', (x.amounts ?? []).map((a) => `${esc(a.raw)} <span class="tag">${esc(a.qualifier)}</span>`)],
     ['Addresses', (x.addresses ?? []).map(esc)],
     ['Housing units', (x.housingUnits ?? []).map(esc)],
     ['Parties', (x.parties ?? []).map(esc)],
@@ -48,25 +49,25 @@ function factsHtml(x: Row): string {
 }
 
 /** The file's appearances other than this one, from its legislative-file record. */
-function otherMeetingsHtml(item: Row, file: Row | null): string {
-  const others = ((file?.meetings ?? []) as Row[]).filter((m) => m.item_id !== item.id);
+function otherMeetingsHtml(item: ItemRecord, file: SnapshotLegislativeFile | null): string {
+  const others = (file?.meetings ?? []).filter((m) => m.item_id !== item.id);
   if (others.length === 0) return `<p>The lake holds no other appearance of file ${esc(item.fileNumber)}.</p>`;
   return `<ul>${others
     .map((m) => `<li><a href="${esc(href.item(m.item_id))}">${esc(day(m.meeting_date))}, ${esc(m.kind)}</a>${m.section ? ` · ${esc(m.section)}` : ''} · <a href="${esc(m.official_url)}">official PDF</a></li>`)
     .join('')}</ul>`;
 }
 
-export function itemHtml(item: Row, file: Row | null, whoIs: WhoIs): string {
+export function itemHtml(item: ItemRecord, file: SnapshotLegislativeFile | null, whoIs: WhoIs): string {
   const pages = item.startPage === item.endPage ? `page ${item.startPage}` : `pages ${item.startPage}–${item.endPage}`;
-  const rollCalls: Row[] = item.rollCalls ?? [];
-  const comments: Row[] = item.comments ?? [];
+  const rollCalls: RollCall[] = item.rollCalls ?? [];
+  const comments = item.comments ? commentsOf(item) : [];
   const main = `<article class="record">
 <p class="meta">${esc(item.itemType ?? 'Item')} · <a href="${esc(href.meeting(item.meetingDate))}">Meeting of ${esc(day(item.meetingDate))}</a> · ${esc(item.kind)}, ${pages}${item.sponsors?.length ? ` · Sponsors: ${esc(item.sponsors.join(', '))}` : ''}</p>
 <h1>File ${esc(item.fileNumber)}: ${esc(item.title)}</h1>
 ${item.longTitle ? `<p class="long">${esc(item.longTitle)}</p>` : ''}
 <p><a class="official" href="${esc(item.officialUrl)}">Official PDF, page ${esc(item.startPage)}</a></p>
 <h2>Actions, in order</h2>
-${item.statusLines?.length ? `<ol class="actions">${item.statusLines.map((s: string) => `<li>${esc(s)}</li>`).join('')}</ol>` : '<p>No action is printed for this item.</p>'}
+${item.statusLines?.length ? `<ol class="actions">${item.statusLines.map((s) => `<li>${esc(s)}</li>`).join('')}</ol>` : '<p>No action is printed for this item.</p>'}
 <h2>Roll calls</h2>
 ${rollCalls.length ? `<p class="caution">${esc(POSITION_CAUTION)}</p>${rollCalls.map((rc) => rollCallTable(rc, rc.sequence, whoIs)).join('\n')}` : `<p>No roll call is recorded for this item${item.kind === 'agenda' ? ': an agenda lists what is to be taken up; the minutes record the votes' : ''}.</p>`}
 <h2>Amounts, addresses and units</h2>
@@ -96,7 +97,7 @@ export function highlighted(text: string, q: string): { html: string; marks: num
   return { html, marks };
 }
 
-export function pageRecordHtml(page: Row, q: string): string {
+export function pageRecordHtml(page: PageRecord, q: string): string {
   const { html, marks } = highlighted(String(page.text ?? ''), q);
   const near = [
     page.page > 1 ? `<a rel="prev" href="${esc(href.page(pageId(page.documentId, page.page - 1), q))}">← Page ${page.page - 1}</a>` : '',
@@ -115,7 +116,7 @@ ${sources([{ url: page.officialUrl, label: `Official PDF, page ${page.page}` }],
   return shell({ title: `${page.title} — Board Records`, json: page.transcriptUrl }, main);
 }
 
-export function commentHtml(c: Row): string {
+export function commentHtml(c: CommentRecord): string {
   const main = `<article class="record">
 <p class="meta"><a href="${esc(href.meeting(c.meetingDate))}">Meeting of ${esc(day(c.meetingDate))}</a> · minutes, page ${esc(c.page)}${c.fileNumber ? ` · on <a href="/?q=${esc(encodeURIComponent(c.fileNumber))}">file ${esc(c.fileNumber)}</a>` : ''}</p>
 <h1>Public comment: ${esc(c.speaker)}</h1>

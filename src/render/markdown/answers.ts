@@ -1,15 +1,15 @@
 // Markdown for the answer endpoints (aggregates, evidence bundle): headings per section, one line per record with its
 // citation links, the rules and limits written out, so a language model can read and cite them.
 import { termText, type Supervisor } from '../../../core/roster.ts';
-import { filtersLine, links, oneLine, plain, rollCallLines } from './records.ts';
+import { filtersLine, links, oneLine, plain, positionsOf, rollCallLines, voterOf } from './records.ts';
 
-type AnyRecord = Record<string, any>;
+import type { EvidenceBundle, HousingAggregate, VotesAggregate } from '../../schema-types.ts';
 
 const voterLine = (v: Supervisor) => `${v.fullName} (id \`${v.id}\`${v.district ? `, District ${v.district}` : ''}, term ${termText(v)})`;
-const evidence = (e: AnyRecord) => `[official PDF p. ${e.page}](${e.officialUrl}) · [record](${e.transcriptUrl}) · [markdown](${e.markdownUrl})`;
+const evidence = (e: { page: number; officialUrl: string; transcriptUrl: string; markdownUrl: string }) => `[official PDF p. ${e.page}](${e.officialUrl}) · [record](${e.transcriptUrl}) · [markdown](${e.markdownUrl})`;
 const bullets = (xs: string[]) => xs.map((x) => `- ${x}`);
 
-export function votesAggregateMarkdown(b: AnyRecord): string {
+export function votesAggregateMarkdown(b: VotesAggregate): string {
   const t = b.totals;
   const out = [
     `# Recorded positions of ${plain(b.voter.fullName)}`,
@@ -24,7 +24,7 @@ export function votesAggregateMarkdown(b: AnyRecord): string {
     '',
     '## Records',
   ];
-  b.records.forEach((r: AnyRecord, i: number) => {
+  b.records.forEach((r, i) => {
     out.push(`${i + 1}. **${r.position}** — File ${r.fileNumber}: ${plain(r.title)} — ${r.meetingDate}, vote ${r.sequence} (${r.actionType}${r.isFinal ? ', final' : ''}${r.sharedVote ? ', shared consent vote' : ''}): ${oneLine(r.action)}${r.matchingRollCalls > 1 ? ` (${r.matchingRollCalls} matching roll calls on this file)` : ''}`);
     out.push(`   ${evidence(r.evidence)}`);
   });
@@ -32,9 +32,9 @@ export function votesAggregateMarkdown(b: AnyRecord): string {
   return out.join('\n') + '\n';
 }
 
-export function housingAggregateMarkdown(b: AnyRecord): string {
+export function housingAggregateMarkdown(b: HousingAggregate): string {
   const t = b.totals;
-  const per = ['aye', 'no', 'absent', 'excused'].map((k) => `${k} ${t.byPosition[k].files} files / ${t.byPosition[k].units} units`).join(' · ');
+  const per = (['aye', 'no', 'absent', 'excused'] as const).map((k) => `${k} ${t.byPosition[k].files} files / ${t.byPosition[k].units} units`).join(' · ');
   const out = [
     `# Housing-related actions: ${plain(b.voter.fullName)}`,
     '',
@@ -51,7 +51,7 @@ export function housingAggregateMarkdown(b: AnyRecord): string {
     '',
     '## Files',
   ];
-  b.files.forEach((f: AnyRecord, i: number) => {
+  b.files.forEach((f, i) => {
     out.push(`${i + 1}. **File ${f.fileNumber}: ${plain(f.title)}** — ${f.units} units — ${b.voter.surname} recorded **${f.position}** on ${f.meetingDate}, vote ${f.sequence} (${f.actionType}${f.isFinal ? ', final' : ''}): ${oneLine(f.action)}`);
     out.push(`   Housing signals: ${f.housingSignals.join(', ') || 'none'}${f.addresses.length ? ` · Addresses: ${f.addresses.join('; ')}` : ''}`);
     for (const u of f.unitMentions) out.push(`   - ${u.units} units: “${oneLine(u.sentence)}” ([official PDF](${u.officialUrl}) · [record](${u.transcriptUrl}))`);
@@ -61,7 +61,7 @@ export function housingAggregateMarkdown(b: AnyRecord): string {
   return out.join('\n') + '\n';
 }
 
-export function evidenceMarkdown(b: AnyRecord): string {
+export function evidenceMarkdown(b: EvidenceBundle): string {
   const i = b.interpretation;
   const out = [
     `# Evidence for: ${plain(b.question)}`,
@@ -77,17 +77,17 @@ export function evidenceMarkdown(b: AnyRecord): string {
     `## Legislative items (${b.legislativeItems.returned} of ${b.legislativeItems.total})`,
   ];
   const items = b.legislativeItems;
-  items.results.forEach((r: AnyRecord, n: number) => {
+  items.results.forEach((r, n) => {
     out.push(`${n + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}`);
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
-    for (const v of r.voterPositions ?? []) out.push(`   - ${items.voter?.fullName ?? 'The voter'} recorded **${v.position}** on: ${oneLine(v.action)}`);
+    for (const v of positionsOf(r)) out.push(`   - ${voterOf(items)?.fullName ?? 'The voter'} recorded **${v.position}** on: ${oneLine(v.action)}`);
     if (r.extracted.housingUnits.length) out.push(`   Units mentioned: ${r.extracted.housingUnits.join(', ')}`);
     out.push(`   ${links(r)}`);
   });
   if (items.results.length === 0) out.push('_No legislative item matched._');
   out.push('', `## Page matches (${b.pageMatches.returned} of ${b.pageMatches.total})`);
-  b.pageMatches.results.forEach((r: AnyRecord, n: number) => {
+  b.pageMatches.results.forEach((r, n) => {
     out.push(`${n + 1}. **${plain(r.title)}** — ${r.meetingDate} ${r.kind}, page ${r.page}: ${oneLine(r.snippet)}`);
     out.push(`   ${links(r)}`);
   });
@@ -95,7 +95,7 @@ export function evidenceMarkdown(b: AnyRecord): string {
   out.push('', '## Public comments');
   if (b.publicComments === null) out.push('_Not searched: the question is not about public comment or speakers._');
   else {
-    b.publicComments.results.forEach((r: AnyRecord, n: number) => {
+    b.publicComments.results.forEach((r, n) => {
       out.push(`${n + 1}. **${plain(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
       out.push(`   ${links(r)}`);
     });

@@ -1,14 +1,8 @@
 // Markdown of the data products: the change feed and the snapshot manifest (for their MCP tools; REST answers them in
 // JSON only), and the kept releases.
-import type { changeFeed } from '../../queries/changes.ts';
-import type { snapshotManifest } from '../../queries/snapshots.ts';
-import type { keptReleases } from '../../queries/releases.ts';
+import type { ChangeFeed, Releases, SnapshotManifest } from '../../schema-types.ts';
 
-/** The change feed, its changes as plain records (the budget may have shortened the list). */
-export type Feed = Omit<Awaited<ReturnType<typeof changeFeed>>, 'changes'> & { changes: Record<string, any>[] };
-export type SnapshotManifest = ReturnType<typeof snapshotManifest>;
-
-export function changesMarkdown(f: Feed): string {
+export function changesMarkdown(f: ChangeFeed): string {
   const out = [
     `# Change feed from cursor ${f.cursor}`,
     '',
@@ -42,7 +36,7 @@ export function snapshotManifestMarkdown(m: SnapshotManifest): string {
   return out.join('\n') + '\n';
 }
 
-export function releasesMarkdown(r: Awaited<ReturnType<typeof keptReleases>>): string {
+export function releasesMarkdown(r: Releases): string {
   const out = [`# Releases kept on this server (current: ${r.current})`, ''];
   for (const k of r.releases) {
     const c = k.changes

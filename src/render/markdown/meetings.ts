@@ -1,13 +1,15 @@
 // Markdown of what the lake holds: the coverage report, the list of meetings, one meeting with its items and speakers.
 import { oneLine, plain, rollCallLines } from './records.ts';
 
-type AnyRecord = Record<string, any>;
+import type { Coverage, CoverageReport, MeetingList, MeetingRecord } from '../../schema-types.ts';
 
 /** The line every counting or filtering answer carries under its heading. */
-export const coverageLine = (c: AnyRecord) => `> **Coverage:** ${c.statement}`;
+export const coverageLine = (c: Coverage) => `> **Coverage:** ${c.statement}`;
 
 /** A renderer whose answer states, right under its heading, what the lake holds of the span it covers. */
-export function withCoverage<B extends AnyRecord>(render: (body: B) => string): (body: B) => string {
+export function withCoverage<B extends { coverage?: Coverage | null }>(
+  render: (body: B) => string,
+): (body: B) => string {
   return (body) => {
     const md = render(body);
     if (!body.coverage) return md;
@@ -18,7 +20,7 @@ export function withCoverage<B extends AnyRecord>(render: (body: B) => string): 
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
-export function coverageMarkdown(b: AnyRecord): string {
+export function coverageMarkdown(b: CoverageReport): string {
   return [
     `# What the lake holds, ${b.coverage.from}–${b.coverage.to}`,
     '',
@@ -27,7 +29,7 @@ export function coverageMarkdown(b: AnyRecord): string {
     '| year | meetings | agendas | minutes | with votes | with comments | pages | items | roll calls | comments |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...b.years.map(
-      (y: AnyRecord) =>
+      (y) =>
         `| [${y.year}](${y.meetingsUrl}) | ${y.meetings} | ${y.agendas} | ${y.minutes} | ${y.meetingsWithRollCalls} | ${y.meetingsWithComments} | ${y.pages} | ${y.items} | ${y.rollCalls} | ${y.comments} |`,
     ),
     '',
@@ -35,25 +37,25 @@ export function coverageMarkdown(b: AnyRecord): string {
   ].join('\n');
 }
 
-export function meetingsMarkdown(b: AnyRecord): string {
+export function meetingsMarkdown(b: MeetingList): string {
   return [
     `# Meetings, ${b.filters.from === b.filters.to ? b.filters.from : `${b.filters.from}–${b.filters.to}`}`,
     '',
     `${b.returned} of ${b.total} meetings${b.nextAfter ? ` (more: after=${b.nextAfter})` : ''}.`,
     '',
     ...b.meetings.map(
-      (m: AnyRecord) =>
-        `- [${m.date}](${m.markdownUrl}): ${m.documents.map((d: AnyRecord) => `[${d.kind}](${d.officialUrl})`).join(', ')} · ${m.pages} pages, ${m.items} items, ${m.rollCalls} roll calls, ${m.comments} comments${m.synthetic ? ' (synthetic)' : ''}`,
+      (m) =>
+        `- [${m.date}](${m.markdownUrl}): ${m.documents.map((d) => `[${d.kind}](${d.officialUrl})`).join(', ')} · ${m.pages} pages, ${m.items} items, ${m.rollCalls} roll calls, ${m.comments} comments${m.synthetic ? ' (synthetic)' : ''}`,
     ),
   ].join('\n');
 }
 
-export function meetingMarkdown(m: AnyRecord): string {
+export function meetingMarkdown(m: MeetingRecord): string {
   const filtered = m.filters.actionType || m.filters.result;
   const out = [
     `# Board of Supervisors meeting, ${m.date}`,
     '',
-    `Documents: ${m.documents.map((d: AnyRecord) => `[${plain(d.title)}](${d.officialUrl}) (${d.pages} pages)`).join('; ')}.`,
+    `Documents: ${m.documents.map((d) => `[${plain(d.title)}](${d.officialUrl}) (${d.pages} pages)`).join('; ')}.`,
     `Holds: agenda ${yesNo(m.holds.agenda)}, minutes ${yesNo(m.holds.minutes)}; ${m.holds.items} items, ${m.holds.rollCalls} roll calls, ${m.holds.comments} public comments.`,
     '',
     `## Items${filtered ? ` with a roll call of ${[m.filters.actionType, m.filters.result].filter(Boolean).join(', ')}` : ''} (${m.items.length}, in agenda order, from ${m.itemsFrom})`,
@@ -64,7 +66,7 @@ export function meetingMarkdown(m: AnyRecord): string {
       `${i.sequence}. **File ${i.fileNumber}: ${plain(i.title)}**${i.itemType ? ` (${plain(i.itemType)})` : ''} — pp. ${i.startPage}–${i.endPage} · [official PDF](${i.officialUrl}) · [record](${i.transcriptUrl})`,
     );
     if (i.rollCalls.length) out.push(...rollCallLines(i.rollCalls));
-    else if (i.actions.length) out.push(`   - ${i.actions.map((a: string) => plain(oneLine(a))).join(' · ')}`);
+    else if (i.actions.length) out.push(`   - ${i.actions.map((a) => plain(oneLine(a))).join(' · ')}`);
   }
   if (m.items.length === 0)
     out.push(filtered ? 'No item of this meeting has such a roll call.' : 'No items were parsed from this meeting.');

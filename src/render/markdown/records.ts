@@ -1,6 +1,27 @@
 // Markdown renderings that a person or a language model can read and cite: headings per section, one line per record
-// with its citation links.
-type AnyRecord = Record<string, any>;
+// with its citation links. Each takes the type of its response schema (src/schema-types.ts).
+import type {
+  CommentRecord,
+  CommentSearchResponse,
+  ItemRecord,
+  ItemSearchResponse,
+  PageRecord,
+  RollCall,
+  SearchResponse,
+  Supervisor,
+} from '../../schema-types.ts';
+
+/** A voter's recorded position in one item's roll calls. */
+export type VoterPosition = { position: string; action: string };
+
+/**
+ * The supervisor `voter` resolved to, and their positions in an item: the item schemas leave these open objects, which
+ * the items query fills with a supervisor.json record and { position, action } entries.
+ */
+export const voterOf = (b: { voter?: Record<string, unknown> }) => b.voter as Supervisor | undefined;
+/** The comments taken in an item's hearing: comment-record.json records, which the item schema leaves open objects. */
+export const commentsOf = (r: { comments: Record<string, unknown>[] }) => r.comments as CommentRecord[];
+export const positionsOf = (r: { voterPositions?: Record<string, unknown>[] }) => (r.voterPositions ?? []) as VoterPosition[];
 
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -11,26 +32,26 @@ export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
  */
 export const plain = (s: string) => oneLine(String(s)).replace(/[\\`*_[\]<>#|~]/g, '\\$&');
 
-export function links(r: AnyRecord): string {
+export function links(r: { officialUrl: string; transcriptUrl?: string; markdownUrl?: string }): string {
   const parts = [`[official PDF](${r.officialUrl})`];
   if (r.transcriptUrl) parts.push(`[record](${r.transcriptUrl})`);
   if (r.markdownUrl) parts.push(`[markdown](${r.markdownUrl})`);
   return parts.join(' · ');
 }
 
-export function filtersLine(filters: AnyRecord): string {
+export function filtersLine(filters: Record<string, unknown>): string {
   const set = Object.entries(filters).filter(([, v]) => v !== null && v !== undefined && v !== false);
   return set.length ? set.map(([k, v]) => `${k}=${plain(Array.isArray(v) ? v.join(',') : String(v))}`).join(', ') : 'none';
 }
 
-export function searchMarkdown(body: AnyRecord): string {
+export function searchMarkdown(body: SearchResponse): string {
   const out = [
     `# Page search: ${plain(body.query)}`,
     '',
-    `${body.returned} of ${body.total} matching pages. Interpreted as: ${body.interpretedQueries.map((q: string) => `\`${q}\``).join(', ') || '(no searchable words)'}. Filters: ${filtersLine(body.filters)}. Retrieval: ${body.retrieval.used}${body.retrieval.fallbackReason ? ` (requested ${body.retrieval.requested}: ${body.retrieval.fallbackReason})` : ''}. Source: ${body.source}.`,
+    `${body.returned} of ${body.total} matching pages. Interpreted as: ${body.interpretedQueries.map((q) => `\`${q}\``).join(', ') || '(no searchable words)'}. Filters: ${filtersLine(body.filters)}. Retrieval: ${body.retrieval.used}${body.retrieval.fallbackReason ? ` (requested ${body.retrieval.requested}: ${body.retrieval.fallbackReason})` : ''}. Source: ${body.source}.`,
     '',
   ];
-  body.results.forEach((r: AnyRecord, i: number) => {
+  body.results.forEach((r, i) => {
     out.push(`${i + 1}. **${plain(r.title)}**${r.fileNumber ? ` — File ${r.fileNumber}` : ''} (score ${r.score})`);
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(`   ${links(r)}`);
@@ -39,7 +60,7 @@ export function searchMarkdown(body: AnyRecord): string {
   return out.join('\n') + '\n';
 }
 
-export function pageMarkdown(p: AnyRecord): string {
+export function pageMarkdown(p: PageRecord): string {
   return [
     `# ${plain(p.title)}`,
     '',
@@ -57,29 +78,29 @@ export function pageMarkdown(p: AnyRecord): string {
   ].join('\n') + '\n';
 }
 
-export function tally(rc: AnyRecord): string {
+export function tally(rc: RollCall): string {
   const part = (label: string, names: string[]) => (names.length ? `${label} ${names.length} (${names.join(', ')})` : '');
   return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join('; ');
 }
 
-export function rollCallLines(rollCalls: AnyRecord[], indent = '   '): string[] {
+export function rollCallLines(rollCalls: RollCall[], indent = '   '): string[] {
   return rollCalls.map((rc) => `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}${rc.rescindedBy ? `, rescinded by vote ${rc.rescindedBy}` : ''}): ${oneLine(rc.action)} — ${tally(rc)}${rc.result ? ` — result: ${rc.result}` : ''}`);
 }
 
-export function itemsMarkdown(body: AnyRecord): string {
+export function itemsMarkdown(body: ItemSearchResponse): string {
   const out = [
     `# Legislative items: ${plain(body.query)}`,
     '',
-    `${body.returned} of ${body.total} matching records. Filters: ${filtersLine(body.filters)}.${body.voter ? ` Voter: ${body.voter.fullName}.` : ''} A recorded position is not a stance on the matter: read the action text.`,
+    `${body.returned} of ${body.total} matching records. Filters: ${filtersLine(body.filters)}.${voterOf(body) ? ` Voter: ${voterOf(body)!.fullName}.` : ''} A recorded position is not a stance on the matter: read the action text.`,
     '',
   ];
-  body.results.forEach((r: AnyRecord, i: number) => {
+  body.results.forEach((r, i) => {
     out.push(`${i + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`);
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
-    for (const v of r.voterPositions ?? []) out.push(`   - ${body.voter.fullName} recorded **${v.position}** on: ${oneLine(v.action)}`);
+    for (const v of positionsOf(r)) out.push(`   - ${voterOf(body)!.fullName} recorded **${v.position}** on: ${oneLine(v.action)}`);
     const x = r.extracted;
-    const facts = [x.housingUnits.length ? `units ${x.housingUnits.join(', ')}` : '', x.addresses.length ? `addresses ${x.addresses.join('; ')}` : '', x.amounts.length ? `amounts ${x.amounts.map((a: AnyRecord) => `${a.raw} (${a.qualifier})`).join('; ')}` : '', x.parties.length ? `parties ${x.parties.join('; ')}` : ''].filter(Boolean);
+    const facts = [x.housingUnits.length ? `units ${x.housingUnits.join(', ')}` : '', x.addresses.length ? `addresses ${x.addresses.join('; ')}` : '', x.amounts.length ? `amounts ${x.amounts.map((a) => `${a.raw} (${a.qualifier})`).join('; ')}` : '', x.parties.length ? `parties ${x.parties.join('; ')}` : ''].filter(Boolean);
     if (facts.length) out.push(`   Extracted: ${facts.join(' · ')}`);
     out.push(`   ${links(r)}`);
   });
@@ -87,7 +108,7 @@ export function itemsMarkdown(body: AnyRecord): string {
   return out.join('\n') + '\n';
 }
 
-export function itemMarkdown(r: AnyRecord): string {
+export function itemMarkdown(r: ItemRecord): string {
   const out = [
     `# File ${r.fileNumber}: ${plain(r.title)}`,
     '',
@@ -107,18 +128,18 @@ export function itemMarkdown(r: AnyRecord): string {
     r.text,
     '```',
   ];
-  if (r.comments.length) out.push('', '## Public comment in this item', ...r.comments.map((c: AnyRecord) => `- ${c.speaker}: ${oneLine(c.statement)} ([record](${c.transcriptUrl}))`));
+  if (r.comments.length) out.push('', '## Public comment in this item', ...commentsOf(r).map((c) => `- ${c.speaker}: ${oneLine(c.statement)} ([record](${c.transcriptUrl}))`));
   return out.join('\n') + '\n';
 }
 
-export function commentsMarkdown(body: AnyRecord): string {
+export function commentsMarkdown(body: CommentSearchResponse): string {
   const out = [
     `# Public comment: ${plain(body.query)}`,
     '',
     `${body.returned} of ${body.total} matching speakers. Filters: ${filtersLine(body.filters)}. These are the Clerk's summaries, not verbatim transcripts.`,
     '',
   ];
-  body.results.forEach((r: AnyRecord, i: number) => {
+  body.results.forEach((r, i) => {
     out.push(`${i + 1}. **${plain(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
     out.push(`   ${links(r)}`);
   });
@@ -126,7 +147,7 @@ export function commentsMarkdown(body: AnyRecord): string {
   return out.join('\n') + '\n';
 }
 
-export function commentMarkdown(r: AnyRecord): string {
+export function commentMarkdown(r: CommentRecord): string {
   return [
     `# Public comment by ${plain(r.speaker)}`,
     '',
