@@ -142,6 +142,12 @@ export type EvidenceBundle = {
     housingIntent: boolean;
     commentIntent: boolean;
     finalOnly: boolean;
+    /** The meeting the question names by its date (November 1, 2016; Nov. 1, 2016; 11/1/2016; 2016-11-01) or by its place (the first meeting in March 2017), resolved against the meetings the lake holds; null when none is named. */
+    meetingDate: string | null;
+    /** What the question asks of the meeting itself (who presided, when it was called to order or adjourned, attendance, the n-th item, how many items, who spoke), or null. */
+    meetingQuestion: "what-happened" | "presided" | "called-to-order" | "adjourned" | "attendance" | "item" | "item-count" | "speakers" | null;
+    /** A fiscal year named (the 2018-2019 budget, FY 2018-19: July 1, 2018 – June 30, 2019), searched as words rather than as two calendar years; null when none. */
+    fiscalYear: string | null;
   };
   /** How to use the evidence: caveats, what was inferred from which words, the next call to make. */
   guidance: string[];
@@ -149,6 +155,33 @@ export type EvidenceBundle = {
   pageMatches: SearchResponse;
   /** Null unless the question is about public comment or speakers. */
   publicComments: CommentSearchResponse | null;
+  /** When the question names a meeting the lake holds: a summary of its record (get_meeting has the whole); null otherwise. */
+  meeting?: {
+    date: string;
+    documents: {
+      id: string;
+      kind: "agenda" | "minutes";
+      officialUrl: string;
+    }[];
+    /** The document the items are listed from: the minutes when the lake holds them, else the agenda. */
+    itemsFrom: string;
+    /** Items the lake parsed from that document. */
+    itemCount: number;
+    /** The first items in agenda order. */
+    items: {
+      sequence: number;
+      fileNumber: string | null;
+      title: string;
+      transcriptUrl: string;
+    }[];
+    /** The item the question asks for by its place (the first item, item 3), with its actions and roll calls. */
+    item: Record<string, unknown> | null;
+    speakerCount: number;
+    /** Public-comment speakers in order, as the Clerk recorded them (the minutes only). */
+    speakers: string[];
+    transcriptUrl: string;
+    markdownUrl: string;
+  } | null;
 };
 
 /** extracted.json: Values read from the item's title and long title; every value appears literally in the text. */
