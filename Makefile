@@ -93,7 +93,10 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/embed/term-vectors.ts core
   test/coverage.test.ts src/http/openapi.ts scripts test/openapi.test.ts test/openapi-client src/http/cache.ts \
   src/http/compress.ts src/render/html/problems.ts test/conventions.test.ts \
   test/archive.test.ts src/render/arrow/records.ts test/document.ts test/openapi-requests.ts \
-  pipelines/fetch/*.ts pipelines/fetch/sources test/fetch*.ts test/mirror core/dates.ts pipelines/parse/printed-date.ts pipelines/sources.ts core/official-urls.ts test/bad-documents.test.ts test/prune.test.ts test/lake-leftovers.test.ts
+  pipelines/fetch/*.ts pipelines/fetch/sources test/fetch*.ts test/mirror core/dates.ts pipelines/parse/printed-date.ts pipelines/sources.ts core/official-urls.ts \
+  test/bad-documents.test.ts test/prune.test.ts test/lake-leftovers.test.ts \
+  src/lake/lru.ts src/http/openapi-parts.ts src/http/routes/index.ts src/http/routes/mcp.ts src/http/routes/service.ts \
+  test/render.test.ts
 
 # eslint (eslint.config.js: typescript-eslint, and the import directions of ARCHITECTURE.md), prettier over
 # PRETTIER_SCOPE, no import cycles (madge), and the two seams: pipelines/ import nothing from src/, queries nothing

@@ -7,7 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Overloaded } from '../src/lake/pool.ts';
 import { toProblem } from '../src/http/errors.ts';
-import { EXAMPLES_FILE, openapi, type Examples, type OperationExamples } from '../src/http/openapi.ts';
+import { EXAMPLES_FILE, type Examples, type OperationExamples } from '../src/http/openapi.ts';
+import { openapi } from '../src/http/routes/index.ts';
 import { startFixtureServer } from '../test/fixture.ts';
 import { answer, exampleUrl, missingValues, type Answer } from '../test/openapi-requests.ts';
 

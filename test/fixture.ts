@@ -1,5 +1,6 @@
 // The one shared fixture every test reuses: a release built from ../shared/corpus (rebuilt only when the corpus or
-// the pipeline code changes) and a real server on a loopback port over it.
+// the pipeline code changes), opened directly for tests of queries, stores and renderers, or behind a real server on a
+// loopback port.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { buildRelease } from '../pipelines/build.ts';
 import { buildInputKey } from '../pipelines/input-key.ts';
 import { pointCurrent } from '../pipelines/publish/release.ts';
 import type { Config } from '../src/config.ts';
+import { Release } from '../src/lake/release.ts';
 import { checkResponse } from '../src/schemas.ts';
 import { start, type Running } from '../src/server.ts';
 import { documentErrors } from './document.ts';
@@ -43,6 +45,17 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     host: '127.0.0.1', port: 0, lakeDir: FIXTURE_LAKE, publicBaseUrl: null, poolSize: 3, queueLimit: 64,
     queryTimeoutMs: 10000, contractChecks: true, watchMs: 0, log: () => {}, embedding: null, ...overrides,
   };
+}
+
+/**
+ * The fixture release opened directly, as the server opens it (testConfig's pool and time limit), without a server or
+ * HTTP: for tests that call queries, stores and renderers. Retired when `t` ends.
+ */
+export async function openFixtureRelease(t: Test, overrides: Partial<Config> = {}): Promise<Release> {
+  const dir = join(FIXTURE_LAKE, 'releases', await fixtureRelease());
+  const release = await Release.open(dir, testConfig(overrides));
+  t.teardown(() => release.retire());
+  return release;
 }
 
 /** A server over the fixture release (listening once its warm-up is read: tests that count DuckDB queries count the requests' own). */

@@ -8,12 +8,9 @@ import { positionTable } from '../src/queries/aggregates/positions.ts';
 import { resolveVoter } from '../src/queries/supervisors.ts';
 import { Params } from '../src/queries/sql.ts';
 import { yearRange } from '../src/queries/years.ts';
-import { startFixtureServer } from './fixture.ts';
+import { openFixtureRelease } from './fixture.ts';
 
-const running = await startFixtureServer();
-t.teardown(() => running.close());
-const release = running.lake.acquire();
-t.teardown(() => release.drop());
+const release = await openFixtureRelease(t);
 
 const all = { from: 2012, to: 2026 };
 const cases: (Partial<ItemSearchParams> & { q: string })[] = [

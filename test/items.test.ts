@@ -1,6 +1,6 @@
 // Minutes to records over HTTP: /api/items and /api/comments on the real 2016-11-01 minutes and agendas.
 import t from 'tap';
-import { expectRefusal, get, getValid, schemaErrors, startFixtureServer } from './fixture.ts';
+import { expectRefusal, get, getValid, openFixtureRelease, schemaErrors, startFixtureServer } from './fixture.ts';
 import { itemRecordsById } from '../src/queries/texts.ts';
 import type { Json } from './fixture.ts';
 
@@ -146,8 +146,7 @@ t.test('every broken rule is a 400 naming the parameter', async (t) => {
 });
 
 t.test('every item record read by offset from the record store is its Parquet row and roll calls', async (t) => {
-  const release = running.lake.acquire();
-  t.teardown(() => release.drop());
+  const release = await openFixtureRelease(t);
   const items = await release.pool.rows(`SELECT item_id, to_json(i)::VARCHAR AS j FROM items i ORDER BY item_id`);
   const rolls = await release.pool.rows(`SELECT item_id, to_json(r)::VARCHAR AS j FROM roll_calls r ORDER BY item_id, sequence`);
   const stored = await itemRecordsById(release, items.map((i) => String(i.item_id)));

@@ -13,12 +13,9 @@ import { postingsStore } from '../src/queries/postings-store.ts';
 import { rankBm25 } from '../src/queries/ranking.ts';
 import { Params } from '../src/queries/sql.ts';
 import { yearRange } from '../src/queries/years.ts';
-import { ROOT, startFixtureServer } from './fixture.ts';
+import { openFixtureRelease, ROOT } from './fixture.ts';
 
-const running = await startFixtureServer();
-t.teardown(() => running.close());
-const release = running.lake.acquire();
-t.teardown(() => release.drop());
+const release = await openFixtureRelease(t);
 
 type Filters = { from: number; to: number; kind?: string; date?: string };
 

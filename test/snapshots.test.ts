@@ -8,7 +8,7 @@ import t from 'tap';
 import { BLOCK, entity, lowerEscapes, ndjsonBytes, snapshotNdjsonWindows } from '../src/queries/snapshots.ts';
 import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
-import { FIXTURE_LAKE, fixtureRelease, get, ROOT, schemaErrors, testConfig } from './fixture.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, openFixtureRelease, ROOT, schemaErrors, testConfig } from './fixture.ts';
 import type { Json } from './fixture.ts';
 
 const releaseId = await fixtureRelease();
@@ -102,8 +102,7 @@ t.test('pages across the sparse ordering\'s block edges equal ORDER BY key LIMIT
 
 t.test('NDJSON pages across read-ahead window edges equal the JSON pages', async (t) => {
   // The fixture is smaller than one window, so windows of one block stand in (the edge logic is the same).
-  const release = running.lake.acquire();
-  t.teardown(() => release.drop());
+  const release = await openFixtureRelease(t);
   const lf = await parquetCount('legislative-files');
   for (const cursor of [0, BLOCK - 500, BLOCK - 1, BLOCK, lf - 7]) {
     for (const limit of [1, 500, 1000]) {

@@ -3,12 +3,9 @@
 // the exact scan is the default here; a small candidate count forces the first pass.
 import t from 'tap';
 import { dot, nearestPages, vectorIndex } from '../src/queries/vector-index.ts';
-import { startFixtureServer } from './fixture.ts';
+import { openFixtureRelease } from './fixture.ts';
 
-const running = await startFixtureServer();
-t.teardown(() => running.close());
-const release = running.lake.acquire();
-t.teardown(() => release.drop());
+const release = await openFixtureRelease(t);
 const dim = release.manifest.embeddings!.dim;
 const index = await vectorIndex(release, dim);
 const passages = index.scan.vectors.length / dim;

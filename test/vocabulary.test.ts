@@ -7,8 +7,7 @@ import { sqlString } from '../core/sql.ts';
 import { indexTerms, parseQuery, terms, WEIGHTS, words } from '../core/text/analysis.ts';
 import { THESAURUS } from '../core/text/thesaurus.ts';
 import { namedFiles } from '../src/queries/numbers.ts';
-import { Release } from '../src/lake/release.ts';
-import { FIXTURE_LAKE, fixtureRelease, get, getValid, startFixtureServer } from './fixture.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, getValid, openFixtureRelease, startFixtureServer } from './fixture.ts';
 import type { Json } from './fixture.ts';
 
 t.test('enactment, resolution and motion numbers are one word; file numbers and amounts stay whole', async (t) => {
@@ -95,8 +94,7 @@ t.test('the thesaurus, row by row: each name expands to the others, at the expan
 const running = await startFixtureServer();
 t.teardown(() => running.close());
 const search = (q: string, limit = 20) => getValid(t, `${running.url}/api/search?q=${encodeURIComponent(q)}&limit=${limit}`, 'search-response.json');
-const release = await Release.open(join(FIXTURE_LAKE, 'current'), { poolSize: 1, queueLimit: 8, queryTimeoutMs: 60_000 });
-t.teardown(() => release.retire());
+const release = await openFixtureRelease(t);
 const textOf = async (id: string) => (await get(`${running.url}/api/pages/${id}`)).json.text.replace(/\s+/g, ' ') as string;
 
 /** The pages where a file's item is printed, meeting by meeting (legislative_files.meetings, start to end page). */

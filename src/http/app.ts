@@ -1,5 +1,4 @@
 // The Koa application: logging and release pinning, CORS, problem documents, content negotiation, the endpoint table.
-import { createHash } from 'node:crypto';
 import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
@@ -13,10 +12,9 @@ import { answersOf } from './answers.ts';
 import { etagOf, notModified } from './cache.ts';
 import { compression } from './compress.ts';
 import { Downloads } from './downloads.ts';
-import type { Endpoint, Mount } from './endpoints.ts';
-import { endpoints, rawRoutes } from './routes/index.ts';
+import { isEndpoint, type Endpoint, type Mount } from './endpoints.ts';
+import { routes } from './routes/index.ts';
 import { HttpError, notFound, problemTypeOf, toProblem, type ProblemType } from './errors.ts';
-import { openapi } from './openapi.ts';
 import { readParams } from './params.ts';
 import type { State } from './state.ts';
 import { ownBase, Urls } from './urls.ts';
@@ -90,6 +88,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     (ctx.state as State).lake = lake;
     (ctx.state as State).holds = [release];
     (ctx.state as State).downloads = downloads;
+    (ctx.state as State).admitted = () => admitted;
     (ctx.state as State).urls = new Urls(config.publicBaseUrl ?? ownBase(config, ctx.req.socket));
     ctx.set('X-Release-Id', release.id);
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -185,15 +184,10 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     const release = typeof params.release === 'string' ? await pin(ctx, params.release) : (ctx.state as State).release;
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
     // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
-    const etag = `"${createHash('sha256').update(`${release.id}\n${ctx.url}\n${format}`).digest('base64url').slice(0, 27)}"`;
-    ctx.set('ETag', etag);
     // Pinned to a release, the answer never changes; the current release may be replaced, so a minute's freshness.
-    ctx.set('Cache-Control', typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60');
+    const fresh = notModified(ctx, etagOf(`${release.id}\n${ctx.url}\n${format}`), typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60');
     ctx.vary('Accept');
-    if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === etag || t === '*' || t === `W/${etag}`)) {
-      ctx.status = 304;
-      return;
-    }
+    if (fresh) return;
     const urls = (ctx.state as State).urls;
     const answers = await answersOf(release, config.answerCacheBytes ?? 0);
     const key = `${urls.base}\n${ctx.url}\n${format}`;
@@ -221,47 +215,14 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     ctx.body = answer.text;
   };
 
-  for (const ep of endpoints) {
-    router.get(ep.path, serve(ep));
-    if (ep.markdown && !ep.path.includes(':')) router.get(`${ep.path}.md`, serve(ep));
+  // Every route of the list: the endpoint table's through `serve`, raw routes as they are, mounted ones by their mount.
+  for (const route of routes) {
+    if (isEndpoint(route)) {
+      router.get(route.path, serve(route));
+      if (route.markdown && !route.path.includes(':')) router.get(`${route.path}.md`, serve(route));
+    } else if ('handler' in route) router.register(route.path, route.methods, route.handler);
   }
-  for (const route of [...rawRoutes, ...mounts.flatMap((m) => m.routes)]) router.register(route.path, route.methods, route.handler);
-  // The document changes only with the code and the public base (the server's own addresses, a handful): its bytes and
-  // their validator are made once per base, not per request.
-  const documents = new Map<string, { text: string; etag: string }>();
-  router.get('/api/openapi.json', (ctx) => {
-    const base = (ctx.state as State).urls.base;
-    let served = documents.get(base);
-    if (!served) {
-      const text = JSON.stringify(openapi(base));
-      served = { text, etag: etagOf(text) };
-      documents.set(base, served);
-    }
-    if (notModified(ctx, served.etag, 'public, max-age=300')) return;
-    ctx.type = 'application/json; charset=utf-8';
-    ctx.body = served.text;
-  });
-  router.get('/api/health', async (ctx) => {
-    const release = (ctx.state as State).release;
-    const m = release.manifest;
-    const excluded = m.excluded?.length ?? 0;
-    const body = {
-      status: excluded > 0 ? 'degraded' : lake.status,
-      release: release.id,
-      schemaVersion: m.schemaVersion,
-      createdAt: m.createdAt,
-      preview: m.preview,
-      documents: m.tables.documents?.rows ?? 0,
-      pages: m.tables.pages?.rows ?? 0,
-      excludedDocuments: excluded,
-      fallback: lake.fallback,
-      refusedReleases: lake.refused,
-      admitted,
-    };
-    // Always revalidated (no-cache): the validator is of this very answer, so a 304 says nothing changed.
-    if (notModified(ctx, etagOf(JSON.stringify(body)), 'no-cache')) return;
-    ctx.body = body;
-  });
+  for (const route of mounts.flatMap((m) => m.routes)) router.register(route.path, route.methods, route.handler);
 
   // Errors after the headers went out (a streamed body): a client that went away or spoke bad HTTP is one line.
   app.on('error', (e: Error & { code?: string }) => {

@@ -1,10 +1,11 @@
-// The endpoint table: path, parameter schema, response schema, query (or handler) and Markdown rendering. The router,
-// the OpenAPI document and the MCP tools (src/mcp/tools.ts) are all built from it, so they cannot drift apart. Each
-// area keeps its endpoints in routes/.
+// The route list's entries: the endpoint table's (path, parameter schema, response schema, query or handler, Markdown
+// rendering), raw routes and mounted ones. The router, the OpenAPI document and the MCP tools (src/mcp/tools.ts) are
+// all built from the one list (routes/index.ts), so they cannot drift apart. Each area keeps its routes in routes/.
 import type { Context, Middleware } from 'koa';
 import type { Release } from '../lake/release.ts';
 import type { Links } from '../queries/links.ts';
 import type { ParamsSchemaId, SchemaTypes } from '../schema-types.ts';
+import type { Operations } from './openapi-parts.ts';
 import type { Urls } from './urls.ts';
 
 export interface HandlerInput<P> {
@@ -68,7 +69,24 @@ export interface RawRoute {
   methods: string[];
   path: string;
   handler: (ctx: Context) => Promise<void>;
+  /** Its operations in the OpenAPI document; absent for what the document leaves out (web pages, feeds, assets). */
+  openapi?: Operations;
 }
+
+/**
+ * A route served by a mount (the MCP endpoint: http/ does not know MCP, server.ts mounts it): listed with the others
+ * for the OpenAPI document, its handler comes with the mount.
+ */
+export interface MountedRoute {
+  path: string;
+  mounted: true;
+  openapi: Operations;
+}
+
+/** An entry of the route list (routes/index.ts): a resource of the endpoint table, a raw route, or a mounted one. */
+export type Route = Endpoint | RawRoute | MountedRoute;
+
+export const isEndpoint = (r: Route): r is Endpoint => !('methods' in r) && !('mounted' in r);
 
 /** Routes mounted on the app from outside http/ (the MCP endpoint), with middleware that runs before admission. */
 export interface Mount {

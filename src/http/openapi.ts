@@ -1,23 +1,30 @@
-// OpenAPI 3.1 document generated from the endpoint table, the JSON Schemas in schemas/ and the examples in
-// schemas/examples/openapi.json (real requests and answers over the corpus, written by scripts/openapi-examples.ts).
-// Every `$ref` points into components: a schema's `$defs` become components of their own. Checked by Redocly,
-// openapi-typescript and test/openapi.test.ts, which drives every operation with its examples.
+// OpenAPI 3.1 document generated from the route list (routes/index.ts: the endpoint table's entries, and the
+// operations other routes carry), the JSON Schemas in schemas/ and the examples in schemas/examples/openapi.json (real
+// requests and answers over the corpus, written by scripts/openapi-examples.ts). Every `$ref` points into components: a
+// schema's `$defs` become components of their own. Checked by Redocly, openapi-typescript and test/openapi.test.ts,
+// which drives every operation with its examples.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENTITIES } from '../queries/snapshots.ts';
 import { SCHEMA_DIR, schema, schemas } from '../schemas.ts';
-import type { Endpoint } from './endpoints.ts';
-import { endpoints } from './routes/index.ts';
+import { isEndpoint, type Endpoint, type Route } from './endpoints.ts';
+import {
+  CACHING,
+  componentName,
+  defName,
+  header,
+  HEADERS,
+  headerRef,
+  openPath,
+  operationId,
+  pathParameter,
+  problem,
+  ref,
+  response,
+  type Examples,
+  type OperationExamples,
+} from './openapi-parts.ts';
 
-export const componentName = (id: string) =>
-  id
-    .replace(/\.json$/, '')
-    .split(/[/-]/)
-    .map((w) => w[0].toUpperCase() + w.slice(1))
-    .join('');
-
-const defName = (id: string, def: string) => componentName(id) + componentName(def);
-const ref = (id: string) => ({ $ref: `#/components/schemas/${componentName(id)}` });
+export { componentName, type Examples, type OperationExamples } from './openapi-parts.ts';
 
 /**
  * A schema of schemas/ as a component: `x.json` and `x.json#/$defs/d` refer to components, `#/$defs/d` to the
@@ -50,118 +57,12 @@ function components(): Record<string, unknown> {
   return out;
 }
 
-/** What scripts/openapi-examples.ts wrote: per operation (`GET /api/pages/{id}`), its parameters and its answers. */
-export interface OperationExamples {
-  parameters: Record<string, unknown>;
-  /** By status, then media type: the body (a string for Markdown and NDJSON). */
-  responses: Record<string, Record<string, unknown>>;
-  /** The request body of a POST. */
-  requestBody?: unknown;
-}
-export interface Examples {
-  release: string;
-  operations: Record<string, OperationExamples>;
-}
-
 export const EXAMPLES_FILE = join(SCHEMA_DIR, 'examples', 'openapi.json');
 
 export function readExamples(): Examples {
   if (!existsSync(EXAMPLES_FILE)) return { release: '', operations: {} };
   return JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Examples;
 }
-
-const problem = { $ref: '#/components/schemas/Problem' };
-const jsonRpcError = { $ref: '#/components/schemas/JsonRpcError' };
-const header = (description: string, s: object = { type: 'string' }) => ({ description, schema: s });
-const RELEASE_HEADER = header('The release that answered.', { type: 'string', pattern: '^[0-9a-f]{16}$' });
-
-const STATUS: Record<string, string> = {
-  '200': 'OK',
-  '206': 'Partial content: the byte range the Range header asked for (Content-Range says which)',
-  '202': 'Accepted (a notification or a response: nothing to answer)',
-  '304': 'Not modified: If-None-Match named the current ETag',
-  '400': 'A parameter broke a rule: `errors` lists each one as {parameter, rule, message}',
-  '403': 'Host or Origin names another site (DNS rebinding protection)',
-  '404': 'No such record, or the release asked for is not kept on this server',
-  '405': 'Method not allowed',
-  '406': 'Not acceptable: the Accept header names no media type this endpoint answers',
-  '413': 'The request body is larger than 1 MiB',
-  '415': 'Content-Type is not application/json',
-  '416': 'Range not satisfiable: the range starts past the end of the file (Content-Range: bytes */size)',
-  '503': 'Busy (too many requests waiting, or a query past its time limit); retry after Retry-After seconds',
-};
-
-/**
- * One response: `content` by media type with its schema; the example is the one the script recorded for this
- * operation, status and media type, if any.
- */
-function response(
-  status: string,
-  content: Record<string, object> | null,
-  ex: OperationExamples | undefined,
-  extra: object = {},
-  fixed: Record<string, unknown> = {},
-): object {
-  const recorded = { ...fixed, ...(ex?.responses[status] ?? {}) };
-  const out: Record<string, unknown> = { description: STATUS[status], ...extra };
-  if (content) {
-    out.content = Object.fromEntries(
-      Object.entries(content).map(([type, s]) => [
-        type,
-        { schema: s, ...(recorded[type] !== undefined ? { example: recorded[type] } : {}) },
-      ]),
-    );
-  }
-  if (status === '503')
-    out.headers = {
-      'Retry-After': headerRef('RetryAfter'),
-      ...(out.headers as object),
-    };
-  return out;
-}
-
-/** `/api/pages/{id}.md` → `getPagesIdMd`. */
-const operationId = (method: string, path: string) =>
-  method +
-  path
-    .replace(/^\/api\//, '')
-    .split(/[/.{}-]+/)
-    .filter(Boolean)
-    .map((w) => w[0].toUpperCase() + w.slice(1))
-    .join('');
-
-function pathParameter(name: string, path: string, example: unknown): object {
-  const schemas: Record<string, [object, string]> = {
-    entity: [{ enum: ENTITIES.map((e) => e.name) }, 'The snapshot entity.'],
-    date: [{ type: 'string', format: 'date' }, 'The meeting date (YYYY-MM-DD).'],
-    id: path.startsWith('/api/releases/')
-      ? [{ type: 'string', pattern: '^[0-9a-f]{16}$' }, 'A release id (GET /api/releases lists those kept).']
-      : path.startsWith('/api/snapshots/')
-        ? [{ type: 'string', minLength: 1 }, "The record's key (the entity's `key` column in the snapshot manifest)."]
-        : [{ type: 'string', minLength: 1 }, "The record id (a search result's `id`)."],
-    path: [
-      { type: 'string', minLength: 1 },
-      'A file the release manifest lists (`tables.*.files[].path`, which may hold `/`), or manifest.json.',
-    ],
-  };
-  const [s, description] = schemas[name] ?? [{ type: 'string' }, ''];
-  return { name, in: 'path', required: true, description, schema: s, ...(example !== undefined ? { example } : {}) };
-}
-
-/** Headers every table endpoint sends, described once in components.headers. */
-const HEADERS = {
-  ETag: header('Identifies this answer (release, URL and format); send it back as If-None-Match for a 304.'),
-  CacheControl: header('public, max-age=60'),
-  ReleaseId: RELEASE_HEADER,
-  RetryAfter: header('Seconds to wait before retrying.', { type: 'integer' }),
-  Link: header('`<url>; rel="next"`: the next page (absolute), while there is one; the body carries the same cursor.'),
-};
-const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
-const CACHING = {
-  ETag: headerRef('ETag'),
-  'Cache-Control': headerRef('CacheControl'),
-  'X-Release-Id': headerRef('ReleaseId'),
-};
 
 /** The operation of an endpoint of the table, on its own path or on its `.md` path (Markdown only). */
 function endpointOperation(
@@ -234,182 +135,6 @@ function endpointOperation(
   };
 }
 
-/** The routes outside the endpoint table: MCP, health, this document, release files. */
-function otherPaths(ex: (key: string) => OperationExamples | undefined): Record<string, Record<string, unknown>> {
-  const mcpPost = ex('POST /api/mcp');
-  const rpc405 = (method: string) => ({
-    operationId: operationId(method, '/api/mcp'),
-    summary: `Not supported: the MCP endpoint is stateless (no SSE stream, no sessions)`,
-    tags: ['mcp'],
-    responses: { 405: response('405', { 'application/json': jsonRpcError }, ex(`${method.toUpperCase()} /api/mcp`)) },
-  });
-  const files = ex('GET /api/releases/{id}/files/{path}');
-  const fileParams = ['id', 'path'].map((n) =>
-    pathParameter(n, '/api/releases/{id}/files/{path}', files?.parameters[n]),
-  );
-  const fileHeaders = {
-    ETag: header("The file's sha256 (quoted), as the manifest lists it."),
-    'Cache-Control': header('public, max-age=31536000, immutable'),
-    'Content-Length': header('The file size in bytes (of the range, for a 206).', { type: 'integer' }),
-    'Accept-Ranges': header('bytes: every release file answers Range requests.'),
-    'X-Release-Id': headerRef('ReleaseId'),
-  };
-  const fileContent = {
-    'application/vnd.apache.parquet': {
-      type: 'string',
-      contentMediaType: 'application/vnd.apache.parquet',
-      description: 'A Parquet table file of the release (bytes).',
-    },
-    'application/octet-stream': {
-      type: 'string',
-      contentMediaType: 'application/octet-stream',
-      description: 'An index text store (`index/*_text.bin`, raw-deflated texts at the offsets its docs table gives).',
-    },
-    'application/json': { type: 'object', description: 'manifest.json: the release manifest (tables, files, sha256).' },
-    'text/plain': {
-      type: 'string',
-      description: 'SHA256SUMS: `<sha256>  <path>` per data file, for `sha256sum -c SHA256SUMS` (lake/README.md).',
-    },
-  };
-  const sums = { 'text/plain': `${'0'.repeat(64)}  documents/year=2016/data_0.parquet\n` };
-  const fileResponses = (method: string) => ({
-    200: response('200', fileContent, method === 'get' ? files : undefined, { headers: fileHeaders }, sums),
-    // HEAD answers the whole file's headers: Range applies to GET only.
-    ...(method === 'get'
-      ? {
-          206: response(
-            '206',
-            fileContent,
-            files,
-            { headers: { ...fileHeaders, 'Content-Range': header('bytes first-last/size') } },
-            sums,
-          ),
-        }
-      : {}),
-    304: response('304', null, undefined, { headers: fileHeaders }),
-    404: response('404', { 'application/problem+json': problem }, files),
-    ...(method === 'get'
-      ? {
-          416: response('416', { 'application/problem+json': problem }, files, {
-            headers: { 'Content-Range': header('bytes */size') },
-          }),
-        }
-      : {}),
-    503: response('503', { 'application/problem+json': problem }, files),
-  });
-  const health = ex('GET /api/health');
-  const doc = ex('GET /api/openapi.json');
-  return {
-    '/api/mcp': {
-      post: {
-        operationId: operationId('post', '/api/mcp'),
-        summary: 'MCP (Model Context Protocol) Streamable HTTP, stateless: one JSON-RPC message or a batch per request',
-        description:
-          'Protocol 2026-07-28 and the 2025 line; no sessions. The client must accept both application/json and text/event-stream. Tools are generated from the REST endpoints (tools/list). Host and Origin are checked; no CORS.',
-        tags: ['mcp'],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/JsonRpcMessages' },
-              ...(mcpPost?.requestBody !== undefined ? { example: mcpPost.requestBody } : {}),
-            },
-          },
-        },
-        responses: {
-          200: response(
-            '200',
-            {
-              'text/event-stream': {
-                type: 'string',
-                description:
-                  'Server-sent events (`event: message`), each a JSON-RPC response to a message of the request',
-              },
-            },
-            mcpPost,
-          ),
-          202: response('202', null, mcpPost),
-          400: response('400', { 'application/json': jsonRpcError }, mcpPost, {
-            description: 'Malformed JSON-RPC, a bad Host header or a batch of more messages than allowed',
-          }),
-          403: response('403', { 'application/json': jsonRpcError }, mcpPost),
-          406: response('406', { 'application/json': jsonRpcError }, mcpPost),
-          413: response('413', { 'application/json': jsonRpcError }, mcpPost),
-          415: response('415', { 'application/json': jsonRpcError }, mcpPost),
-          503: response('503', { 'application/problem+json': problem }, mcpPost),
-        },
-      },
-      get: rpc405('get'),
-      delete: rpc405('delete'),
-    },
-    '/api/health': {
-      get: {
-        operationId: 'getHealth',
-        summary:
-          'Liveness and the release served: ok, or degraded while a fallback release is served; answered outside admission',
-        tags: ['service'],
-        responses: {
-          200: response('200', { 'application/json': ref('health.json') }, health, {
-            headers: {
-              'X-Release-Id': headerRef('ReleaseId'),
-              ETag: header('Of this answer; If-None-Match gets a 304 while nothing changed.'),
-              'Cache-Control': header('no-cache'),
-            },
-          }),
-          304: response('304', null, undefined),
-        },
-      },
-    },
-    '/api/openapi.json': {
-      get: {
-        operationId: 'getOpenapiJson',
-        summary: 'This document (OpenAPI 3.1)',
-        tags: ['service'],
-        responses: {
-          200: response(
-            '200',
-            {
-              'application/json': {
-                type: 'object',
-                required: ['openapi', 'info', 'paths'],
-                properties: {
-                  openapi: { const: '3.1.0' },
-                  info: { type: 'object' },
-                  servers: { type: 'array' },
-                  paths: { type: 'object' },
-                },
-              },
-            },
-            doc,
-            { headers: { ETag: header('Of the document.'), 'Cache-Control': header('public, max-age=300') } },
-          ),
-          304: response('304', null, undefined),
-          503: response('503', { 'application/problem+json': problem }, doc),
-        },
-      },
-    },
-    '/api/releases/{id}/files/{path}': {
-      get: {
-        operationId: 'getReleaseFile',
-        summary:
-          "A kept release's manifest.json or one of the files it lists (Parquet and the index text stores), immutable",
-        description:
-          "Only releases this server verified; the ETag is the file's sha256. `Range: bytes=first-last` (or `first-`, `-suffix`) answers 206, so remote Parquet readers fetch footers and row groups only; `If-Range` with the ETag keeps the range, any other validator gets the whole file; several ranges are answered as one span. Answered outside admission, with its own bound on downloads at once (503).",
-        tags: ['data'],
-        parameters: fileParams,
-        responses: fileResponses('get'),
-      },
-      head: {
-        operationId: 'headReleaseFile',
-        summary: 'The headers of a release file (size, sha256 ETag) without its bytes',
-        tags: ['data'],
-        parameters: fileParams,
-        responses: fileResponses('head'),
-      },
-    },
-  };
-}
-
 const JSON_RPC = {
   JsonRpcError: {
     type: 'object',
@@ -445,19 +170,20 @@ const JSON_RPC = {
   },
 };
 
-let cached: Record<string, any> | null = null;
+const built = new WeakMap<readonly Route[], Record<string, any>>();
 
-function build(): Record<string, any> {
+function build(routes: readonly Route[]): Record<string, any> {
   const examples = readExamples();
   const ex = (key: string) => examples.operations[key];
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const ep of endpoints) {
-    const openPath = ep.path.replace(/:(\w+)/g, '{$1}');
-    paths[openPath] = { get: endpointOperation(ep, openPath, false, ex(`GET ${openPath}`)) };
-    if (ep.markdown)
-      paths[`${openPath}.md`] = { get: endpointOperation(ep, `${openPath}.md`, true, ex(`GET ${openPath}.md`)) };
+  for (const route of routes) {
+    const path = openPath(route.path);
+    if (isEndpoint(route)) {
+      paths[path] = { get: endpointOperation(route, path, false, ex(`GET ${path}`)) };
+      if (route.markdown)
+        paths[`${path}.md`] = { get: endpointOperation(route, `${path}.md`, true, ex(`GET ${path}.md`)) };
+    } else if (route.openapi) paths[path] = route.openapi(ex);
   }
-  Object.assign(paths, otherPaths(ex));
   return {
     openapi: '3.1.0',
     info: {
@@ -487,9 +213,10 @@ function build(): Record<string, any> {
   };
 }
 
-/** The document as served from `base` (the public base URL): `servers` and the contact name it. */
-export function openapi(base = 'http://127.0.0.1:8080'): object {
-  cached ??= build();
+/** The document of `routes` as served from `base` (the public base URL): `servers` and the contact name it. */
+export function openapiDocument(routes: readonly Route[], base = 'http://127.0.0.1:8080'): object {
+  let cached = built.get(routes);
+  if (!cached) built.set(routes, (cached = build(routes)));
   return {
     ...cached,
     info: { ...cached.info, contact: { name: 'Board Records (this service)', url: `${base}/` } },

@@ -20,4 +20,6 @@ export interface State {
   mcp?: McpRequest;
   /** Release-file downloads in progress, bounded apart from admission. */
   downloads: Downloads;
+  /** Requests admitted right now (health reports it). */
+  admitted: () => number;
 }

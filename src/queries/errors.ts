@@ -15,3 +15,26 @@ export class InvalidParameter extends Error {
     super(errors.map((e) => e.message).join('; '));
   }
 }
+
+/** The rule `from-after-to`: a year range must not end before it starts (the values as the caller gave them). */
+export function checkYearOrder(from: number | string, to: number | string): void {
+  if (Number(from) > Number(to))
+    throw new InvalidParameter([
+      { parameter: 'from', rule: 'from-after-to', message: `from (${from}) must not be after to (${to})` },
+    ]);
+}
+
+/**
+ * A recorded position belongs to a supervisor: `position` needs the parameter naming the voter (`voter`, or
+ * `supervisor` on the search), and is refused with `requires-<that name>` without it.
+ */
+export function checkPositionVoter(position: string | undefined, voter: string | undefined, name: string): void {
+  if (position && !voter)
+    throw new InvalidParameter([
+      {
+        parameter: 'position',
+        rule: `requires-${name}`,
+        message: `position requires ${name} (whose recorded position to filter on)`,
+      },
+    ]);
+}

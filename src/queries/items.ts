@@ -5,7 +5,7 @@ import { itemFileNumber, itemFileNumberSql, itemMeetingDate, itemMeetingDateSql,
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { positionTable, voterRows, type PositionFilters, type PositionTable } from './aggregates/positions.ts';
 import type { Release } from '../lake/release.ts';
-import { InvalidParameter } from './errors.ts';
+import { checkPositionVoter } from './errors.ts';
 import type { Links } from './links.ts';
 import { bm25, interpreted, round, type Matches } from './bm25.ts';
 import { snippet } from './snippet.ts';
@@ -227,7 +227,7 @@ export async function rankInDuckDB(release: Release, q: Params, m: Matches, p: I
 }
 
 export async function searchItems(release: Release, links: Links, p: ItemSearchParams) {
-  if (p.position && !p.voter) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
+  checkPositionVoter(p.position, p.voter, 'voter');
   const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
   const q = new Params();
   const range = yearRange(p, p.date);

@@ -4,6 +4,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INDEX_DIR, POSTINGS_STORE_MAGIC, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
+import { ByteLru } from '../lake/lru.ts';
 import type { Release } from '../lake/release.ts';
 
 /** Decoded lists kept per collection and release at most (bytes). */
@@ -16,8 +17,7 @@ export interface TermPostings { impacts: Float64Array; docs: Uint32Array }
 export interface TermPositions { bytes: Buffer; from: Uint32Array; to: Uint32Array }
 
 export class PostingsStore {
-  private readonly cache = new Map<string, { value: TermPostings | TermPositions; bytes: number }>();
-  private held = 0;
+  private readonly cache = new ByteLru<TermPostings | TermPositions>(CACHE_BYTES);
 
   private constructor(
     private readonly file: FileHandle,
@@ -122,21 +122,10 @@ export class PostingsStore {
 
   private async cached<T extends TermPostings | TermPositions>(key: string, load: () => Promise<T>, size: (v: T) => number): Promise<T> {
     const hit = this.cache.get(key);
-    if (hit) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit.value as T;
-    }
+    if (hit) return hit as T;
     const value = await load();
-    if (this.cache.has(key)) return this.cache.get(key)!.value as T; // another request loaded it meanwhile
-    const bytes = size(value);
-    this.cache.set(key, { value, bytes });
-    this.held += bytes;
-    for (const [k, v] of this.cache) {
-      if (this.held <= CACHE_BYTES || k === key) break;
-      this.cache.delete(k);
-      this.held -= v.bytes;
-    }
+    if (this.cache.has(key)) return this.cache.peek(key) as T; // another request loaded it meanwhile
+    this.cache.set(key, value, size(value));
     return value;
   }
 }

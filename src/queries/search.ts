@@ -1,20 +1,13 @@
 // `/api/search`, the page's search and the search_pages tool: plain page search unless the reference page's type or
 // vote filters ask for the unified list (README, 4.12).
 import type { Release } from '../lake/release.ts';
-import { InvalidParameter } from './errors.ts';
+import { checkPositionVoter } from './errors.ts';
 import type { Links } from './links.ts';
 import { searchPages } from './pages.ts';
 import { unifiedSearch, voteFiltered, type UnifiedParams } from './unified.ts';
 
 export function search(release: Release, links: Links, p: UnifiedParams) {
-  if (p.position && !p.supervisor)
-    throw new InvalidParameter([
-      {
-        parameter: 'position',
-        rule: 'requires-supervisor',
-        message: 'position requires supervisor (whose recorded position to filter on)',
-      },
-    ]);
+  checkPositionVoter(p.position, p.supervisor, 'supervisor');
   const type = p.type ?? (voteFiltered(p) ? 'all' : 'pages');
   if (type === 'pages' && !voteFiltered(p)) return searchPages(release, links, p);
   return unifiedSearch(release, links, { ...p, type });

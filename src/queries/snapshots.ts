@@ -9,6 +9,7 @@
 // re-sorted the whole table per page instead (page time grew with the cursor).
 import type { DuckDBBlobValue } from '@duckdb/node-api';
 import { MANIFEST_FILE, snapshotEntity, type EntityName } from '../../core/lake/format.ts';
+import { ByteLru } from '../lake/lru.ts';
 import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Links } from './links.ts';
@@ -157,35 +158,18 @@ interface Window { bytes: Buffer; starts: number[] }
 
 /** A release's windows, least recently used first, evicted past WINDOW_CACHE_BYTES; it goes when the release closes. */
 class WindowCache {
-  private readonly windows = new Map<string, Promise<Window>>();
-  private readonly sizes = new Map<string, number>();
-  private bytes = 0;
+  private readonly windows = new ByteLru<Promise<Window>>(WINDOW_CACHE_BYTES);
 
   get(key: string, read: () => Promise<Window>): Promise<Window> {
-    let w = this.windows.get(key);
-    if (w) {
-      this.windows.delete(key); // to the most recently used end
-      this.windows.set(key, w);
-      return w;
-    }
-    w = read();
-    this.windows.set(key, w);
-    w.then((win) => {
-      if (this.windows.get(key) !== w) return;
-      this.sizes.set(key, win.bytes.length);
-      this.bytes += win.bytes.length;
-      for (const [old] of this.windows) {
-        if (this.bytes <= WINDOW_CACHE_BYTES || old === key) break;
-        this.evict(old);
-      }
-    }, () => this.windows.get(key) === w && this.windows.delete(key)); // a failed read is retried by the next request
+    const hit = this.windows.get(key);
+    if (hit) return hit;
+    const w = read();
+    this.windows.set(key, w, 0); // its bytes are counted once it is read
+    w.then(
+      (win) => this.windows.peek(key) === w && this.windows.resize(key, win.bytes.length),
+      () => this.windows.peek(key) === w && this.windows.delete(key), // a failed read is retried by the next request
+    );
     return w;
-  }
-
-  private evict(key: string): void {
-    this.windows.delete(key);
-    this.bytes -= this.sizes.get(key) ?? 0;
-    this.sizes.delete(key);
   }
 }
 

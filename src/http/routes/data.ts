@@ -21,6 +21,8 @@ import { endpoint, type Endpoint, type RawRoute } from '../endpoints.ts';
 import { changeFeed, qualityReport, snapshotManifest, snapshotPage, snapshotRecord } from '../typed-queries.ts';
 import { notFound } from '../errors.ts';
 import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
+import { notModified } from '../cache.ts';
+import { header, headerRef, pathParameter, problem, response, type Operations } from '../openapi-parts.ts';
 import { arrowStream, type JsonSchema } from '../../render/arrow/records.ts';
 import { schema } from '../../schemas.ts';
 import type { Release } from '../../lake/release.ts';
@@ -160,13 +162,9 @@ async function releaseFile(ctx: Context): Promise<void> {
     ({ sha256, bytes } = entry);
   }
   ctx.set('X-Release-Id', id);
-  ctx.set('ETag', `"${sha256}"`);
-  ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+  const fresh = notModified(ctx, `"${sha256}"`, 'public, max-age=31536000, immutable');
   ctx.set('Accept-Ranges', 'bytes');
-  if (ctx.get('If-None-Match').split(/\s*,\s*/).some((t) => t === `"${sha256}"` || t === `W/"${sha256}"` || t === '*')) {
-    ctx.status = 304;
-    return;
-  }
+  if (fresh) return;
   const range = rangeOf(ctx, bytes, sha256);
   ctx.type = releaseFileType(path!);
   if (small) ctx.body = range ? small.subarray(range.start, range.end + 1) : small;
@@ -175,6 +173,83 @@ async function releaseFile(ctx: Context): Promise<void> {
   sendRange(ctx, bytes, range);
 }
 
+/** The release files in the OpenAPI document: GET (with ranges) and HEAD. */
+const releaseFileOperations: Operations = (ex) => {
+  const files = ex('GET /api/releases/{id}/files/{path}');
+  const fileParams = ['id', 'path'].map((n) =>
+    pathParameter(n, '/api/releases/{id}/files/{path}', files?.parameters[n]),
+  );
+  const fileHeaders = {
+    ETag: header("The file's sha256 (quoted), as the manifest lists it."),
+    'Cache-Control': header('public, max-age=31536000, immutable'),
+    'Content-Length': header('The file size in bytes (of the range, for a 206).', { type: 'integer' }),
+    'Accept-Ranges': header('bytes: every release file answers Range requests.'),
+    'X-Release-Id': headerRef('ReleaseId'),
+  };
+  const fileContent = {
+    'application/vnd.apache.parquet': {
+      type: 'string',
+      contentMediaType: 'application/vnd.apache.parquet',
+      description: 'A Parquet table file of the release (bytes).',
+    },
+    'application/octet-stream': {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'An index text store (`index/*_text.bin`, raw-deflated texts at the offsets its docs table gives).',
+    },
+    'application/json': { type: 'object', description: 'manifest.json: the release manifest (tables, files, sha256).' },
+    'text/plain': {
+      type: 'string',
+      description: 'SHA256SUMS: `<sha256>  <path>` per data file, for `sha256sum -c SHA256SUMS` (lake/README.md).',
+    },
+  };
+  const sums = { 'text/plain': `${'0'.repeat(64)}  documents/year=2016/data_0.parquet\n` };
+  const fileResponses = (method: string) => ({
+    200: response('200', fileContent, method === 'get' ? files : undefined, { headers: fileHeaders }, sums),
+    // HEAD answers the whole file's headers: Range applies to GET only.
+    ...(method === 'get'
+      ? {
+          206: response(
+            '206',
+            fileContent,
+            files,
+            { headers: { ...fileHeaders, 'Content-Range': header('bytes first-last/size') } },
+            sums,
+          ),
+        }
+      : {}),
+    304: response('304', null, undefined, { headers: fileHeaders }),
+    404: response('404', { 'application/problem+json': problem }, files),
+    ...(method === 'get'
+      ? {
+          416: response('416', { 'application/problem+json': problem }, files, {
+            headers: { 'Content-Range': header('bytes */size') },
+          }),
+        }
+      : {}),
+    503: response('503', { 'application/problem+json': problem }, files),
+  });
+  return {
+    get: {
+      operationId: 'getReleaseFile',
+      summary:
+        "A kept release's manifest.json or one of the files it lists (Parquet and the index text stores), immutable",
+      description:
+        "Only releases this server verified; the ETag is the file's sha256. `Range: bytes=first-last` (or `first-`, `-suffix`) answers 206, so remote Parquet readers fetch footers and row groups only; `If-Range` with the ETag keeps the range, any other validator gets the whole file; several ranges are answered as one span. Answered outside admission, with its own bound on downloads at once (503).",
+      tags: ['data'],
+      parameters: fileParams,
+      responses: fileResponses('get'),
+    },
+    head: {
+      operationId: 'headReleaseFile',
+      summary: 'The headers of a release file (size, sha256 ETag) without its bytes',
+      tags: ['data'],
+      parameters: fileParams,
+      responses: fileResponses('head'),
+    },
+  };
+};
+
 export const dataRoutes: RawRoute[] = [
-  { methods: ['GET', 'HEAD'], path: '/api/releases/:id/files/{*path}', handler: releaseFile },
+  { methods: ['GET', 'HEAD'], path: '/api/releases/:id/files/{*path}', handler: releaseFile, openapi: releaseFileOperations },
 ];

@@ -13,7 +13,7 @@ import type { Candidate, Refusal } from '../../render/html/errors.ts';
 import { supervisorNames } from '../../queries/supervisors.ts';
 import { search } from '../typed-queries.ts';
 import { coverageOf, FULL_SPAN } from '../../queries/coverage.ts';
-import { InvalidParameter, type ParamError } from '../../queries/errors.ts';
+import { checkYearOrder, InvalidParameter, type ParamError } from '../../queries/errors.ts';
 import type { Release } from '../../lake/release.ts';
 import type { Urls } from '../urls.ts';
 
@@ -45,8 +45,7 @@ export function formOf(ctx: Context): Form {
 
 /** Runs the search of a form for its first `limit` results (the parameters checked as /api/search checks them). */
 export async function runSearch(release: Release, urls: Urls, f: Form, limit: number) {
-  if (/^\d+$/.test(f.from) && /^\d+$/.test(f.to) && Number(f.from) > Number(f.to))
-    throw new InvalidParameter([{ parameter: 'from', rule: 'from-after-to', message: `from (${f.from}) must not be after to (${f.to})` }]);
+  if (/^\d+$/.test(f.from) && /^\d+$/.test(f.to)) checkYearOrder(f.from, f.to);
   const query = { q: f.q, type: f.type, from: f.from, to: f.to, supervisor: f.supervisor, position: f.position, final: f.final ? 'true' : '' };
   const params = readParams('params/search.json', query);
   return search(release, urls, { ...params, limit });

@@ -3,7 +3,7 @@
 import { POSITIONS, type Position } from '../../../core/lake/format.ts';
 import type { Supervisor } from '../../../core/roster.ts';
 import type { Release } from '../../lake/release.ts';
-import { InvalidParameter } from '../errors.ts';
+import { checkYearOrder } from '../errors.ts';
 import { resolveVoter } from '../supervisors.ts';
 import type { Kept, PositionTable } from './positions.ts';
 
@@ -25,10 +25,7 @@ export const INTERPRETATION_LIMITS = [
 ];
 
 export async function resolveAggregateVoter(release: Release, p: AggregateParams): Promise<Supervisor> {
-  if (p.from > p.to)
-    throw new InvalidParameter([
-      { parameter: 'from', rule: 'from-after-to', message: `from (${p.from}) must not be after to (${p.to})` },
-    ]);
+  checkYearOrder(p.from, p.to);
   return resolveVoter(release, 'voter', p.voter, p.from, p.to);
 }
 
