@@ -88,7 +88,7 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/embed/term-vectors.ts core
   test/coverage.test.ts src/http/openapi.ts scripts test/openapi.test.ts test/openapi-client src/http/cache.ts \
   src/http/compress.ts src/render/html/problems.ts test/conventions.test.ts \
   test/archive.test.ts src/render/arrow/records.ts test/document.ts test/openapi-requests.ts \
-  pipelines/fetch/*.ts pipelines/fetch/sources test/fetch*.ts test/mirror core/dates.ts pipelines/parse/printed-date.ts pipelines/sources.ts test/bad-documents.test.ts
+  pipelines/fetch/*.ts pipelines/fetch/sources test/fetch*.ts test/mirror core/dates.ts pipelines/parse/printed-date.ts pipelines/sources.ts test/bad-documents.test.ts test/codecs.test.ts
 
 # eslint (eslint.config.js: typescript-eslint, and the import directions of ARCHITECTURE.md), prettier over
 # PRETTIER_SCOPE, no import cycles (madge), and the two seams: pipelines/ import nothing from src/, queries nothing

@@ -12,7 +12,8 @@ import { snippet } from './snippet.ts';
 import { matchBm25, rankBm25, TopK, type RankFilters } from './ranking.ts';
 import { postingsStore } from './postings-store.ts';
 import { Params } from './sql.ts';
-import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
+import { itemRecordsById, textsById } from './texts.ts';
+import type { ItemRecord } from '../../core/lake/codecs/item-records.ts';
 import type { Supervisor } from '../../core/roster.ts';
 import type { ParsedQuery } from '../../core/text/analysis.ts';
 import { resolveVoter } from './supervisors.ts';
@@ -62,7 +63,7 @@ export const rollCall = (r: Row) => ({
 });
 
 /** An item record as answers show it (with its text, lists and roll calls; search results pick from it). */
-const itemOf = ({ item: i, roll_calls }: StoredItem): Row => ({
+const itemOf = ({ item: i, roll_calls }: ItemRecord): Row => ({
   id: i.item_id, documentId: i.document_id, meetingDate: i.meeting_date, year: i.year, kind: i.kind, fileNumber: i.file_number,
   title: i.title, sponsors: i.sponsors, longTitle: i.long_title, matter: i.matter, itemType: i.item_type, section: i.section,
   startPage: i.start_page, endPage: i.end_page, text: i.text, enactmentNumbers: i.enactment_numbers, statusLines: i.status_lines,

@@ -6,6 +6,7 @@ import type { Collection } from '../../core/lake/format.ts';
 import { meetingIdPrefix } from '../../core/lake/ids.ts';
 import { isStopTerm, type ParsedQuery } from '../../core/text/analysis.ts';
 import type { Release } from '../lake/release.ts';
+import { decodePositions } from '../../core/lake/codecs/postings-store.ts';
 import { postingsStore, type PostingsStore, type TermPositions } from './postings-store.ts';
 
 export interface RankFilters {
@@ -198,20 +199,8 @@ class Document {
   private decode(k: number, into: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
     const p = this.positions[k]!;
     const i = this.at[this.slot * this.n + k];
-    const from = p.from[i];
-    const to = p.to[i];
-    const out = into.length >= to - from ? into : new Int32Array(2 * (to - from));
-    let count = 0;
-    let last = 0;
-    for (let b = from, value = 0, shift = 0; b < to; b++) {
-      const byte = p.bytes[b];
-      value |= (byte & 0x7f) << shift; // positions within a document stay far below 2^28
-      if (byte < 0x80) {
-        out[count++] = last += value;
-        value = 0;
-        shift = 0;
-      } else shift += 7;
-    }
+    const out = into.length >= p.to[i] - p.from[i] ? into : new Int32Array(2 * (p.to[i] - p.from[i]));
+    const count = decodePositions(p, i, out);
     this.count = count;
     return out;
   }
