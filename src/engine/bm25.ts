@@ -1,13 +1,14 @@
-// BM25 ranking in JavaScript from the release's postings stores (src/queries/postings-store.ts): the ranking bm25.ts's
-// SQL gives (the same sums of impacts, phrase rule, weighted phrases and thesaurus expansions, filters, order by score
-// then doc_id, total), without a DuckDB statement. The terms' lists are read first; the ranking itself is synchronous,
-// so one set of per-document arrays per collection (the accumulator, the touched documents) serves every request.
+// BM25 from the release's postings stores (postings.ts): every matching document's score, the sum of its terms'
+// precomputed impacts, with the phrase rule, weighted phrases and thesaurus expansions, and the filters (the same
+// ranking as the SQL of test/sql-bm25.ts, without a DuckDB statement). The terms' lists are read first; the matching
+// itself is synchronous, so one set of per-document arrays per collection (the accumulator, the touched documents)
+// serves every request.
 import type { Collection } from '../../core/lake/format.ts';
 import { meetingIdPrefix } from '../../core/lake/ids.ts';
 import { isStopTerm, type ParsedQuery } from '../../core/text/analysis.ts';
-import type { Release } from '../lake/release.ts';
+import type { EngineRelease } from './release.ts';
 import { decodePositions } from '../../core/lake/codecs/postings-store.ts';
-import { postingsStore, type PostingsStore, type TermPositions } from './postings-store.ts';
+import { postingsStore, type PostingsStore, type TermPositions } from './postings.ts';
 
 export interface RankFilters {
   from: number;
@@ -20,7 +21,6 @@ export interface RankFilters {
   /** Only the documents whose number is 1 here (documents numbered as the collection's store numbers them). */
   docs?: Uint8Array;
 }
-export interface Ranked { ids: { id: string; score: number }[]; total: number }
 
 /** Per-document working arrays of a store; every entry a ranking touches is reset before it returns. */
 interface Scratch { state: Uint8Array; score: Float64Array; slot: Int32Array; touched: Int32Array }
@@ -29,22 +29,11 @@ const UNSEEN = 0;
 const IN = 1;
 const OUT = 2;
 
-/** The top `f.limit` documents of the collection for the query, by score descending then doc_id, and how many match. */
-export async function rankBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters): Promise<Ranked> {
-  const top = new TopK(f.limit);
-  let total = 0;
-  const store = await matchBm25(release, collection, query, f, (score, d) => {
-    total++;
-    top.add(score, d);
-  });
-  return { ids: store ? top.sorted().map(([score, d]) => ({ id: store.docId(d), score })) : [], total };
-}
-
 /**
- * Calls `visit` with every matching document's score and number in the store, in no order (`f.limit` is not read);
+ * Calls `visit` with every matching document's score and number in the store, in no order;
  * returns the store, or null when nothing can match.
  */
-export async function matchBm25(release: Release, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<PostingsStore | null> {
+export async function matchBm25(release: EngineRelease, collection: Collection, query: ParsedQuery, f: RankFilters, visit: (score: number, doc: number) => void): Promise<PostingsStore | null> {
   const own = [...new Set([...query.terms, ...query.phrases.flat()])];
   const read = byBytes([...own, ...query.weighted.flatMap((w) => w.terms)]);
   if (own.length === 0 || f.from > f.to) return null;
@@ -172,7 +161,7 @@ class Document {
     return x;
   }
 
-  /** Whether the document prints the terms in order, at consecutive positions (one term: holds it). bm25.ts phrasePositions. */
+  /** Whether the document prints the terms in order, at consecutive positions (one term: holds it). test/sql-bm25.ts phrasePositions. */
   printed(ks: number[]): boolean {
     for (let i = 0; i < ks.length; i++) if (!this.has(ks[i])) return false;
     if (ks.length === 1) return true;
@@ -207,7 +196,7 @@ class Document {
 }
 
 /**
- * The document's score as bm25.ts's scoreSql and HAVING give it, or null where the HAVING leaves it out: each quoted
+ * The document's score as test/sql-bm25.ts's scoreSql and HAVING give it, or null where the HAVING leaves it out: each quoted
  * phrase printed, and, with thesaurus expansions, one of the user's own words or a printed expansion present.
  */
 function scorer(query: ParsedQuery, own: string[], read: string[], doc: Document): () => number | null {

@@ -7,7 +7,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeItemRecord, type ItemRecord } from '../../core/lake/codecs/item-records.ts';
 import { decodeText } from '../../core/lake/codecs/text-store.ts';
-import type { Release } from '../lake/release.ts';
+import type { EngineRelease } from './release.ts';
 import { COLLECTIONS, INDEX_DIR, indexTable, ITEM_RECORD_REFS, ITEM_RECORD_STORE, textStoreFile, type Collection } from '../../core/lake/format.ts';
 
 interface Refs { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
@@ -15,7 +15,7 @@ interface Refs { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
 /** A store of the release's index directory: its file, opened once, and its entries' places, read once (SQL: id, offset, bytes). */
 interface Store { file: string; refs: string }
 
-function refsOf(release: Release, store: Store): Promise<Refs> {
+function refsOf(release: EngineRelease, store: Store): Promise<Refs> {
   return release.memo(`refs:${store.file}`, async () => {
     const rows = await release.pool.with(async (c) => (await c.runAndReadAll(store.refs)).getRows());
     return {
@@ -40,19 +40,19 @@ export function sortedIndexOf<T extends string | number>(values: ArrayLike<T>, v
 }
 
 /** A store's entries and its file, opened once per release. */
-function opened(release: Release, store: Store): Promise<[Refs, FileHandle]> {
+function opened(release: EngineRelease, store: Store): Promise<[Refs, FileHandle]> {
   return Promise.all([
     refsOf(release, store),
     release.memo<FileHandle>(`store:${store.file}`, () => open(join(release.dir, INDEX_DIR, store.file), 'r'), (f) => void f.close()),
   ]);
 }
 
-/** Opens every store ahead of the first request (src/queries/warm.ts). */
-export const warmStores = (release: Release): Promise<unknown> =>
+/** Opens every store ahead of the first request (warm.ts). */
+export const warmStores = (release: EngineRelease): Promise<unknown> =>
   Promise.all([...COLLECTIONS.map((c) => opened(release, textStore(c))), opened(release, ITEM_RECORDS)]);
 
 /** The entries of `ids` in a store, decoded, by id (ids without an entry are left out). */
-async function readById<T>(release: Release, store: Store, ids: string[], decode: (entry: Uint8Array) => T): Promise<Map<string, T>> {
+async function readById<T>(release: EngineRelease, store: Store, ids: string[], decode: (entry: Uint8Array) => T): Promise<Map<string, T>> {
   if (ids.length === 0) return new Map();
   const [refs, file] = await opened(release, store);
   const found = ids.map((id) => sortedIndexOf(refs.ids, id)).filter((i) => i >= 0);
@@ -68,7 +68,7 @@ async function readById<T>(release: Release, store: Store, ids: string[], decode
 }
 
 /** The texts of some documents of a collection, by id (ids without an entry are left out). */
-export function textsById(release: Release, collection: Collection, ids: string[]): Promise<Map<string, string>> {
+export function textsById(release: EngineRelease, collection: Collection, ids: string[]): Promise<Map<string, string>> {
   return readById(release, textStore(collection), ids, decodeText);
 }
 
@@ -83,6 +83,6 @@ const ITEM_RECORDS: Store = {
 };
 
 /** Item records by id (ids without a record are left out). */
-export function itemRecordsById(release: Release, ids: string[]): Promise<Map<string, ItemRecord>> {
+export function itemRecordsById(release: EngineRelease, ids: string[]): Promise<Map<string, ItemRecord>> {
   return readById(release, ITEM_RECORDS, ids, decodeItemRecord);
 }

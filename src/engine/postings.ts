@@ -1,4 +1,5 @@
-// A collection's postings store (`index/<collection>_postings_store.bin`, lake/README.md), read per release: the term
+// A collection's postings store (`index/<collection>_postings_store.bin`, lake/README.md; its bytes decoded by
+// core/lake/codecs/postings-store.ts), read per release: the term
 // directory and the doc table once (Release.memo), a term's impacts and document numbers, or its positions, by offset
 // on the open file when a query first needs them, then kept decoded in a cache bounded in bytes (least recently used go).
 import { open, type FileHandle } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import {
   type TermPositions, type TermPostings,
 } from '../../core/lake/codecs/postings-store.ts';
 import { INDEX_DIR, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
-import type { Release } from '../lake/release.ts';
+import type { EngineRelease } from './release.ts';
 
 /** Decoded lists kept per collection and release at most (bytes). */
 const CACHE_BYTES = 32 << 20;
@@ -124,7 +125,7 @@ export class PostingsStore {
 }
 
 /** The release's postings store of a collection, opened once per release. */
-export function postingsStore(release: Release, collection: Collection): Promise<PostingsStore> {
+export function postingsStore(release: EngineRelease, collection: Collection): Promise<PostingsStore> {
   return release.memo(`postings-store:${collection}`, () => PostingsStore.open(join(release.dir, INDEX_DIR, postingsStoreFile(collection))), (s) => void s.close());
 }
 
