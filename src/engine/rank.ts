@@ -1,15 +1,33 @@
 // The search engine's one entry point: a collection's documents (pages, items, comments) ranked for an analysed query
-// under its filters, answered as ranked ids with scores, the total and, when asked, snippets. BM25 sums the
-// precomputed impacts of the in-memory postings (bm25.ts); a request may pin documents first or rank groups of
-// documents, and mode=hybrid fuses the page ranking with the page vectors (vectors.ts).
+// under its filters, answered as ranked ids with scores, the total and, when asked, snippets. A request may pin
+// documents first or rank groups of documents; mode=hybrid fuses the page ranking with the page vectors (vectors.ts).
+//
+// BM25 from the release's postings stores (postings.ts): every matching document's score is the sum of its terms'
+// precomputed impacts, with the phrase rule, weighted phrases and thesaurus expansions, and the filters (the ranking
+// the SQL of test/sql-bm25.ts gives, without a DuckDB statement). The terms' lists are read first; the matching itself
+// is synchronous, so one set of per-document arrays per collection (the accumulator, the touched documents) serves
+// every request.
 import { COLLECTIONS, type Collection } from '../../core/lake/format.ts';
-import { phraseText, type ParsedQuery } from '../../core/text/analysis.ts';
-import { matchBm25, TopK, type RankFilters } from './bm25.ts';
-import { postingsStore } from './postings.ts';
+import { decodePositions } from '../../core/lake/codecs/postings-store.ts';
+import { meetingIdPrefix } from '../../core/lake/ids.ts';
+import { isStopTerm, phraseText, type ParsedQuery } from '../../core/text/analysis.ts';
+import { postingsStore, type PostingsStore, type TermPositions } from './postings.ts';
 import type { EngineRelease } from './release.ts';
 import { snippet } from './snippet.ts';
 import { textsById, warmStores } from './texts.ts';
+import { TopK } from './top-k.ts';
 import { hybridRank, warmVectors, type Retrieval } from './vectors.ts';
+
+export interface RankFilters {
+  from: number;
+  to: number;
+  kind?: string;
+  date?: string;
+  /** Only these documents (ids). */
+  ids?: string[];
+  /** Only the documents whose number is 1 here (documents numbered as the collection's store numbers them). */
+  docs?: Uint8Array;
+}
 
 export interface RankRequest extends RankFilters {
   collection: Collection;
@@ -34,7 +52,7 @@ export interface Pin {
 
 /** Groups of a collection's documents, by their numbers in its postings store (postings.ts PostingsStore.docNo). */
 export interface Grouping {
-  /** Each document's group, 0 .. groups - 1. */
+  /** Each document's group, 0 .. groups - 1 (-1: none; the document is left out). */
   of: Int32Array;
   groups: number;
   /** Of a group's documents of equal score, the one of higher `recency` (then the lower number) is its best. */
@@ -167,3 +185,254 @@ export const roundScore = (x: number): number => Math.round(x * 10000) / 10000;
 /** Opens the release's stores (postings, texts, item records) and loads its vectors, ahead of the first request. */
 export const warmEngine = (release: EngineRelease): Promise<unknown> =>
   Promise.allSettled([...COLLECTIONS.map((c) => postingsStore(release, c)), warmStores(release), warmVectors(release)]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// BM25 matching
+
+/** Per-document working arrays of a store; every entry a ranking touches is reset before it returns. */
+interface Scratch {
+  state: Uint8Array;
+  score: Float64Array;
+  slot: Int32Array;
+  touched: Int32Array;
+}
+const scratches = new WeakMap<PostingsStore, Scratch>();
+const UNSEEN = 0;
+const IN = 1;
+const OUT = 2;
+
+/**
+ * Calls `visit` with every matching document's score and number in the store, in no order;
+ * returns the store, or null when nothing can match.
+ */
+async function matchBm25(
+  release: EngineRelease,
+  collection: Collection,
+  query: ParsedQuery,
+  f: RankFilters,
+  visit: (score: number, doc: number) => void,
+): Promise<PostingsStore | null> {
+  const own = [...new Set([...query.terms, ...query.phrases.flat()])];
+  const read = byBytes([...own, ...query.weighted.flatMap((w) => w.terms)]);
+  if (own.length === 0 || f.from > f.to) return null;
+  const store = await postingsStore(release, collection);
+  const kind = f.kind === undefined ? -1 : store.kind(f.kind);
+  if (f.kind !== undefined && kind < 0) return null;
+  const ordered = [
+    ...query.phrases,
+    ...query.weighted.flatMap((w) => [w.terms, ...(w.instead ? [w.instead] : [])]),
+  ].filter((p) => p.length > 1);
+  const withPositions = [...new Set(ordered.flat())];
+  const [lists, positions] = await Promise.all([
+    Promise.all(read.map((t) => store.postings(t))),
+    Promise.all(withPositions.map((t) => store.positions(t))),
+  ]);
+  const prefix = f.date ? Buffer.from(meetingIdPrefix(f.date)) : null;
+  const only = f.ids ? new Set(f.ids.map((id) => store.docNo(id))) : null;
+  const { docYear, docKind } = store;
+  const { from, to, docs } = f;
+  // Years alone (the common case) in a closure of their own: this runs once per document a term reaches.
+  const keep =
+    kind < 0 && !prefix && !only && !docs
+      ? (d: number) => docYear[d] >= from && docYear[d] <= to
+      : (d: number) =>
+          docYear[d] >= from &&
+          docYear[d] <= to &&
+          (kind < 0 || docKind[d] === kind) &&
+          (!prefix || store.docIdStartsWith(d, prefix)) &&
+          (!only || only.has(d)) &&
+          (!docs || docs[d] === 1);
+  const s = scratchOf(store);
+  let touched = 0;
+  try {
+    if (query.phrases.length === 0 && query.weighted.length === 0) {
+      // A plain sum of impacts: one accumulator.
+      const { state, score } = s;
+      for (const { docs, impacts } of lists) {
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
+          let st = state[d];
+          if (st === UNSEEN) {
+            st = state[d] = keep(d) ? IN : OUT;
+            s.touched[touched++] = d;
+          }
+          if (st === IN) score[d] += impacts[i];
+        }
+      }
+      for (let j = 0; j < touched; j++) {
+        const d = s.touched[j];
+        if (s.state[d] !== IN) continue;
+        visit(s.score[d], d);
+      }
+    } else {
+      // Each kept document gets a slot; its row of `impact` holds each term's impact (NaN: no posting) and of `at`
+      // the posting's index in the term's list (for its positions). With a quoted phrase, only the documents holding
+      // its rarest term can match; else every document a term reaches is a candidate.
+      const phrased = query.phrases.flat().map((t) => lists[read.indexOf(t)]);
+      const candidates = phrased.length ? [phrased.reduce((a, b) => (b.docs.length < a.docs.length ? b : a))] : lists;
+      let slots = 0;
+      for (const list of candidates) {
+        for (let i = 0; i < list.docs.length; i++) {
+          const d = list.docs[i];
+          if (s.state[d] !== UNSEEN) continue;
+          s.touched[touched++] = d;
+          s.state[d] = keep(d) ? IN : OUT;
+          if (s.state[d] === IN) s.slot[d] = slots++;
+        }
+      }
+      const n = read.length;
+      const impact = new Float64Array(slots * n).fill(NaN);
+      const at = new Int32Array(slots * n);
+      for (let k = 0; k < n; k++) {
+        const { docs, impacts } = lists[k];
+        for (let i = 0; i < docs.length; i++) {
+          const d = docs[i];
+          if (s.state[d] !== IN) continue;
+          const cell = s.slot[d] * n + k;
+          impact[cell] = impacts[i];
+          at[cell] = i;
+        }
+      }
+      const doc = new Document(
+        n,
+        impact,
+        at,
+        read.map((t) => positions[withPositions.indexOf(t)]),
+      );
+      const score = scorer(query, own, read, doc);
+      for (let j = 0; j < touched; j++) {
+        const d = s.touched[j];
+        if (s.state[d] !== IN) continue;
+        doc.slot = s.slot[d];
+        const x = score();
+        if (x === null) continue;
+        visit(x, d);
+      }
+    }
+  } finally {
+    for (let j = 0; j < touched; j++) {
+      const d = s.touched[j];
+      s.state[d] = UNSEEN;
+      s.score[d] = 0;
+    }
+  }
+  return store;
+}
+
+/** Distinct terms in byte order: the order of the postings DuckDB sums, so scores add up alike. */
+const byBytes = (terms: string[]) => [...new Set(terms)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
+function scratchOf(store: PostingsStore): Scratch {
+  let s = scratches.get(store);
+  if (!s)
+    scratches.set(
+      store,
+      (s = {
+        state: new Uint8Array(store.docs),
+        score: new Float64Array(store.docs),
+        slot: new Int32Array(store.docs),
+        touched: new Int32Array(store.docs),
+      }),
+    );
+  return s;
+}
+
+/** Positions decoded for phrase checks: two buffers, grown as needed (the ranking is synchronous). */
+let first = new Int32Array(256);
+let next = new Int32Array(256);
+
+/** One document's postings among the query's terms (the document at `slot`), terms by their index in the read terms. */
+class Document {
+  slot = 0;
+
+  constructor(
+    private readonly n: number,
+    private readonly impact: Float64Array,
+    private readonly at: Int32Array,
+    private readonly positions: (TermPositions | undefined)[],
+  ) {}
+
+  has(k: number): boolean {
+    return !Number.isNaN(this.impact[this.slot * this.n + k]);
+  }
+
+  /** Sum of the terms' impacts in the document (0 for none), in the order given. */
+  sum(ks: number[]): number {
+    const row = this.slot * this.n;
+    let x = 0;
+    for (const k of ks) {
+      const v = this.impact[row + k];
+      if (!Number.isNaN(v)) x += v;
+    }
+    return x;
+  }
+
+  /** Whether the document prints the terms in order, at consecutive positions (one term: holds it). test/sql-bm25.ts phrasePositions. */
+  printed(ks: number[]): boolean {
+    for (let i = 0; i < ks.length; i++) if (!this.has(ks[i])) return false;
+    if (ks.length === 1) return true;
+    first = this.decode(ks[0], first);
+    let count = this.count;
+    for (let i = 1; i < ks.length && count > 0; i++) {
+      next = this.decode(ks[i], next);
+      // Starts shifted by one, kept where the next term stands (both ascending); in place.
+      let kept = 0;
+      for (let a = 0, b = 0; a < count; a++) {
+        const x = first[a] + 1;
+        while (b < this.count && next[b] < x) b++;
+        if (b < this.count && next[b] === x) first[kept++] = x;
+      }
+      count = kept;
+    }
+    return count > 0;
+  }
+
+  /** Positions decoded by the last decode. */
+  private count = 0;
+
+  /** The term's positions in the document, into `into` (or a larger buffer, returned); their number in `count`. */
+  private decode(k: number, into: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+    const p = this.positions[k]!;
+    const i = this.at[this.slot * this.n + k];
+    const out = into.length >= p.to[i] - p.from[i] ? into : new Int32Array(2 * (p.to[i] - p.from[i]));
+    const count = decodePositions(p, i, out);
+    this.count = count;
+    return out;
+  }
+}
+
+/**
+ * The document's score as test/sql-bm25.ts's scoreSql and HAVING give it, or null where the HAVING leaves it out: each quoted
+ * phrase printed, and, with thesaurus expansions, one of the user's own words or a printed expansion present.
+ */
+function scorer(query: ParsedQuery, own: string[], read: string[], doc: Document): () => number | null {
+  // Terms by their index in `read`, ascending: byte order, the order the SQL sums in.
+  const ix = (terms: string[]) => [...new Set(terms.map((t) => read.indexOf(t)))].sort((a, b) => a - b);
+  const inOrder = (terms: string[]) => terms.map((t) => read.indexOf(t));
+  const phrases = query.phrases.map(inOrder);
+  const ownIx = ix(own);
+  const expansions = query.weighted.filter((w) => w.expansion).map((w) => inOrder(w.terms));
+  const admitted = () =>
+    phrases.every((p) => doc.printed(p)) &&
+    (expansions.length === 0 || ownIx.some((k) => doc.has(k)) || expansions.some((p) => doc.printed(p)));
+  if (query.weighted.length === 0) {
+    const all = ix(read);
+    return () => (admitted() ? doc.sum(all) : null);
+  }
+  const counted = new Set(query.terms.filter((t) => !query.weighted.some((w) => !w.expansion && w.terms.includes(t))));
+  const base = ix([...counted]);
+  const parts = query.weighted
+    .map((w) => {
+      const terms = w.terms.filter((t) => !counted.has(t) && !isStopTerm(t));
+      terms.forEach((t) => counted.add(t));
+      return { w, terms: ix(terms), printed: inOrder(w.terms), instead: w.instead ? inOrder(w.instead) : null };
+    })
+    .filter((p) => p.terms.length > 0);
+  return () => {
+    if (!admitted()) return null;
+    let x = doc.sum(base);
+    for (const { w, terms, printed, instead } of parts)
+      x += (doc.printed(printed) && !(instead && doc.printed(instead)) ? w.weight : w.partWeight) * doc.sum(terms);
+    return x;
+  };
+}
