@@ -71,9 +71,14 @@ export interface Ranking {
   hits: Hit[];
   /** Matching documents (grouped: groups); hybrid: the fused candidates. */
   total: number;
+  /** The query as searched (see interpreted). */
+  interpreted: string[];
   /** Hybrid only: how the ranking was made. */
   retrieval?: Retrieval;
 }
+
+/** A ranking before the engine states its query. */
+type Ranked = Omit<Ranking, 'interpreted'>;
 
 export async function rank(release: EngineRelease, r: RankRequest): Promise<Ranking> {
   const lexical = (limit: number) =>
@@ -82,7 +87,8 @@ export async function rank(release: EngineRelease, r: RankRequest): Promise<Rank
       : r.pinned?.length
         ? pinFirst(release, r, r.pinned, limit)
         : rankDocuments(release, r, limit);
-  const ranking = r.hybrid ? await hybridRank(release, { ...r, text: r.hybrid.text }, lexical) : await lexical(r.limit);
+  const ranked = r.hybrid ? await hybridRank(release, { ...r, text: r.hybrid.text }, lexical) : await lexical(r.limit);
+  const ranking = { ...ranked, interpreted: interpreted(r.query) };
   if (!r.snippets) return ranking;
   const texts = await textsById(
     release,
@@ -93,7 +99,7 @@ export async function rank(release: EngineRelease, r: RankRequest): Promise<Rank
 }
 
 /** The top `limit` documents by score descending then doc_id, and how many match. */
-async function rankDocuments(release: EngineRelease, r: RankRequest, limit: number): Promise<Ranking> {
+async function rankDocuments(release: EngineRelease, r: RankRequest, limit: number): Promise<Ranked> {
   const top = new TopK(limit);
   let total = 0;
   const store = await matchBm25(release, r.collection, r.query, r, (score, d) => {
@@ -107,7 +113,7 @@ async function rankDocuments(release: EngineRelease, r: RankRequest, limit: numb
  * The pinned documents first (see Pin; a pin the query does not match scores 0), then every other match by score. The
  * pins' scores are read where the ranking did not reach them; the total counts the pins that do not match too.
  */
-async function pinFirst(release: EngineRelease, r: RankRequest, pinned: Pin[], limit: number): Promise<Ranking> {
+async function pinFirst(release: EngineRelease, r: RankRequest, pinned: Pin[], limit: number): Promise<Ranked> {
   const ranked = await rankDocuments(release, r, 2 * limit);
   const scores = new Map(ranked.hits.map((h) => [h.id, h.score]));
   const missing = pinned.filter((n) => !scores.has(n.id)).map((n) => n.id);
@@ -141,7 +147,7 @@ async function pinFirst(release: EngineRelease, r: RankRequest, pinned: Pin[], l
  * One hit per group over every match: the group's best match (score, then recency, then number) with the group's
  * number of matches, groups ranked by their best match's score, then its id.
  */
-async function rankGroups(release: EngineRelease, r: RankRequest, g: Grouping, limit: number): Promise<Ranking> {
+async function rankGroups(release: EngineRelease, r: RankRequest, g: Grouping, limit: number): Promise<Ranked> {
   const best = new Int32Array(g.groups);
   const score = new Float64Array(g.groups);
   const count = new Int32Array(g.groups);
@@ -172,7 +178,7 @@ async function rankGroups(release: EngineRelease, r: RankRequest, g: Grouping, l
 }
 
 /** The query as searched: its terms, its quoted phrases, and each thesaurus expansion marked `~` (a lower weight). */
-export function interpreted(query: ParsedQuery): string[] {
+function interpreted(query: ParsedQuery): string[] {
   const expansions = query.weighted
     .filter((w) => w.expansion)
     .map((w) => `~${w.terms.length === 1 ? w.terms[0] : phraseText(w.terms)}`);

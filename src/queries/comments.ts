@@ -1,7 +1,7 @@
 // Public comment: BM25 over speakers and the Clerk's summaries (src/engine/rank.ts), with a speaker filter; single
 // comment records.
 import { parseQuery } from '../../core/text/analysis.ts';
-import { interpreted, rank, roundScore } from '../engine/rank.ts';
+import { rank, roundScore } from '../engine/rank.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { Params } from './sql.ts';
@@ -15,8 +15,7 @@ const COLUMNS = `c.comment_id AS id, c.document_id AS "documentId", strftime(c.m
 
 export async function searchComments(release: Release, links: Links, p: CommentSearchParams) {
   const range = yearRange(p, p.date);
-  const query = parseQuery(p.q);
-  const ranked = await rank(release, { collection: 'comment', query, ...range, date: p.date, limit: p.limit, ids: p.speaker ? await spokenBy(release, p.speaker) : undefined });
+  const ranked = await rank(release, { collection: 'comment', query: parseQuery(p.q), ...range, date: p.date, limit: p.limit, ids: p.speaker ? await spokenBy(release, p.speaker) : undefined });
   const q = new Params();
   const rows = ranked.hits.length ? await release.pool.rows(`SELECT ${COLUMNS} FROM comments c WHERE c.comment_id IN (${q.list(ranked.hits.map((h) => h.id))})`, q) : [];
   const byId = new Map(rows.map((r) => [String(r.id), r]));
@@ -33,7 +32,7 @@ export async function searchComments(release: Release, links: Links, p: CommentS
   return {
     coverage: await coverageOf(release, range, p.date),
     query: p.q,
-    interpretedQueries: interpreted(query),
+    interpretedQueries: ranked.interpreted,
     filters: { speaker: p.speaker ?? null, date: p.date ?? null, from: p.from, to: p.to },
     total: results.length ? ranked.total : 0,
     returned: results.length,

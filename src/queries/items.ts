@@ -6,7 +6,7 @@ import { positionTable, voterRows, type PositionFilters, type PositionTable } fr
 import type { Release } from '../lake/release.ts';
 import { InvalidParameter } from './errors.ts';
 import type { Links } from './links.ts';
-import { interpreted, rank, roundScore, type Grouping, type Ranking } from '../engine/rank.ts';
+import { rank, roundScore, type Grouping, type Ranking } from '../engine/rank.ts';
 import { postingsStore } from '../engine/postings.ts';
 import { Params } from './sql.ts';
 import { itemRecordsById } from '../engine/texts.ts';
@@ -199,9 +199,8 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   if (p.position && !p.voter) throw new InvalidParameter([{ parameter: 'position', rule: 'requires-voter', message: 'position requires voter (whose recorded position to filter on)' }]);
   const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
   const range = yearRange(p, p.date);
-  const query = parseQuery(p.q);
   const table = voter ? await positionTable(release) : null;
-  const ranked = await rankItems(release, query, p, range, table && voter ? { table, voter } : null);
+  const ranked = await rankItems(release, parseQuery(p.q), p, range, table && voter ? { table, voter } : null);
 
   const ids = ranked.hits.map((h) => h.id);
   const [records, coverage] = await Promise.all([itemsById(release, ids), coverageOf(release, range, p.date)]);
@@ -235,7 +234,7 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   return {
     coverage,
     query: p.q,
-    interpretedQueries: interpreted(query),
+    interpretedQueries: ranked.interpreted,
     filters: {
       voter: voter?.id ?? null, position: p.position ?? null, final: p.final, groupBy: p.groupBy, from: p.from, to: p.to,
       date: p.date ?? null, actionType: p.actionType ?? null, result: p.result ?? null,

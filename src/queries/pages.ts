@@ -3,7 +3,7 @@ import type { DocumentKind } from '../../core/lake/format.ts';
 import { officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
 import { parseQuery } from '../../core/text/analysis.ts';
 import { pageTitle } from '../../core/text/titles.ts';
-import { interpreted, rank, roundScore } from '../engine/rank.ts';
+import { rank, roundScore } from '../engine/rank.ts';
 import { textsById } from '../engine/texts.ts';
 import type { Retrieval } from '../engine/vectors.ts';
 import type { Release } from '../lake/release.ts';
@@ -55,7 +55,7 @@ export async function rankPages(release: Release, p: { q: string; kind?: string;
     collection: 'page', query, from: p.from, to: p.to, kind: p.kind, date: p.date, limit: p.limit, pinned,
     hybrid: p.hybrid ? { text: p.q } : undefined, snippets: p.snippets,
   });
-  return { ids: ranking.hits, total: ranking.total, retrieval: ranking.retrieval ?? LEXICAL, query };
+  return { ids: ranking.hits, total: ranking.total, retrieval: ranking.retrieval ?? LEXICAL, interpreted: ranking.interpreted };
 }
 
 export async function searchPages(release: Release, links: Links, p: PageSearchParams) {
@@ -85,7 +85,7 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
   return {
     coverage,
     query: p.q,
-    interpretedQueries: interpreted(ranked.query),
+    interpretedQueries: ranked.interpreted,
     filters: { year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null, date: p.date ?? null },
     total: ranked.total,
     returned: results.length,
