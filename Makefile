@@ -85,7 +85,7 @@ typecheck: install
 
 # Files prettier checks: those written since the formatter came (older files keep their bytes, so moves stay renames;
 # one later commit formats the rest, and then this becomes `.`).
-PRETTIER_SCOPE = eslint.config.js core/config.ts core/embed/term-vectors.ts core/embed/glove.ts pipelines/embed/glove.ts pipelines/embed/passages.ts src/queries/fusion.ts core/sql.ts core/roster.ts core/lake pipelines/input-key.ts \
+PRETTIER_SCOPE = eslint.config.js core/config.ts core/embed/term-vectors.ts core/embed/glove.ts pipelines/embed/glove.ts pipelines/embed/passages.ts src/engine/fusion.ts src/engine/rank.ts src/engine/release.ts src/engine/top-k.ts core/sql.ts core/roster.ts core/lake pipelines/input-key.ts \
   pipelines/synthetic/manifest-row.ts src/http/downloads.ts src/http/state.ts src/mcp/tools.ts src/queries/errors.ts \
   src/queries/links.ts src/queries/search.ts src/queries/sql.ts src/queries/years.ts src/queries/aggregates/shared.ts \
   src/render/markdown/data.ts src/render/markdown/meetings.ts src/queries/coverage.ts src/queries/meetings.ts \
@@ -96,7 +96,8 @@ PRETTIER_SCOPE = eslint.config.js core/config.ts core/embed/term-vectors.ts core
   pipelines/fetch/*.ts pipelines/fetch/sources test/fetch*.ts test/mirror core/dates.ts pipelines/parse/printed-date.ts pipelines/sources.ts core/official-urls.ts \
   test/bad-documents.test.ts test/prune.test.ts test/lake-leftovers.test.ts \
   src/lake/lru.ts src/http/openapi-parts.ts src/http/routes/index.ts src/http/routes/mcp.ts src/http/routes/service.ts \
-  test/render.test.ts
+  test/render.test.ts \
+  test/codecs.test.ts
 
 # eslint (eslint.config.js: typescript-eslint, and the import directions of ARCHITECTURE.md), prettier over
 # PRETTIER_SCOPE, no import cycles (madge), and the two seams: pipelines/ import nothing from src/, queries nothing

@@ -55,6 +55,11 @@ export default defineConfig(
   forbid(['core/**'], '^(\\.\\./)+(src|pipelines)/', 'core/ imports nothing from src/ or pipelines/'),
   forbid(['pipelines/**'], '^(\\.\\./)+src/', 'pipelines/ import core/, never src/'),
   forbid(['src/queries/**'], '^(\\.\\./)+(http|mcp|render)/', 'queries are HTTP-free: no http/, mcp/ or render/'),
+  forbid(
+    ['src/engine/**'],
+    '^(\\.\\./)+(queries|http|mcp|render)/',
+    'the engine is below queries/: no queries/, http/, mcp/ or render/',
+  ),
   forbid(['src/http/**'], '^(\\.\\./)+mcp/', 'http/ does not know MCP: server.ts mounts it'),
   prettier,
 );

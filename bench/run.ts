@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { Release } from '../src/lake/release.ts';
 import { rankPages } from '../src/queries/pages.ts';
 import { yearRange } from '../src/queries/years.ts';
-import { bm25 } from '../src/queries/bm25.ts';
+import { bm25 } from '../test/sql-bm25.ts';
 import { Params } from '../src/queries/sql.ts';
 import { ENTITIES, lineStarts } from '../src/queries/snapshots.ts';
 import { buildFts, ftsSearch, type Fts } from './fts5.ts';

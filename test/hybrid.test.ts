@@ -15,7 +15,7 @@ import { embedPages } from '../pipelines/embed/stage.ts';
 import { gloveModel } from '../pipelines/embed/glove.ts';
 import { Boilerplate, chunks, passagesOf } from '../pipelines/embed/passages.ts';
 import { GloveEmbedder } from '../core/embed/glove.ts';
-import { exactSignals, fuse } from '../src/queries/fusion.ts';
+import { exactSignals, fuse } from '../src/engine/fusion.ts';
 import type { TermRow } from '../core/embed/term-vectors.ts';
 import { OpenAIEmbedder } from '../core/embed/openai.ts';
 import type { EmbeddingSettings } from '../core/config.ts';

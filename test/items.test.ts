@@ -1,7 +1,7 @@
 // Minutes to records over HTTP: /api/items and /api/comments on the real 2016-11-01 minutes and agendas.
 import t from 'tap';
 import { expectRefusal, get, getValid, openFixtureRelease, schemaErrors, startFixtureServer } from './fixture.ts';
-import { itemRecordsById } from '../src/queries/texts.ts';
+import { itemRecordsById } from '../src/engine/texts.ts';
 import type { Json } from './fixture.ts';
 
 const running = await startFixtureServer();

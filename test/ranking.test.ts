@@ -1,4 +1,4 @@
-// BM25 ranked in JavaScript from the postings store (src/queries/ranking.ts) gives exactly what bm25.ts's SQL gives:
+// BM25 ranked in JavaScript from the postings store (src/engine/rank.ts) gives exactly what the SQL of sql-bm25.ts gives:
 // the same top 20 in the same order, scores within 1e-9 and the same total, over every judged query, the bench's query
 // classes, phrases with stopwords, compounds, thesaurus expansions, every filter and empty results, for pages, items
 // and comments. The store's bytes are reproducible: release.test.ts rebuilds the fixture release and gets the same
@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { Collection } from '../core/lake/format.ts';
 import { deriveQueries, SEARCH_CLASSES } from '../bench/queries.ts';
-import { bm25 } from '../src/queries/bm25.ts';
-import { postingsStore } from '../src/queries/postings-store.ts';
-import { rankBm25 } from '../src/queries/ranking.ts';
+import { postingsStore } from '../src/engine/postings.ts';
+import { rank } from '../src/engine/rank.ts';
 import { Params } from '../src/queries/sql.ts';
 import { yearRange } from '../src/queries/years.ts';
 import { openFixtureRelease, ROOT } from './fixture.ts';
+import { bm25 } from './sql-bm25.ts';
 
 const release = await openFixtureRelease(t);
 
@@ -31,7 +31,8 @@ async function bySql(collection: Collection, text: string, f: Filters) {
 /** Compares the two rankings; returns the SQL's total. */
 async function same(t: Test, collection: Collection, text: string, f: Filters): Promise<number> {
   const sql = await bySql(collection, text, f);
-  const js = await rankBm25(release, collection, sql.query, { ...f, limit: 20 });
+  const ranked = await rank(release, { collection, query: sql.query, ...f, limit: 20 });
+  const js = { ids: ranked.hits, total: ranked.total };
   const label = `${collection} ${JSON.stringify(text)} ${JSON.stringify(f)}`;
   const ok = js.total === sql.total && js.ids.length === sql.ids.length
     && js.ids.every((r, i) => r.id === sql.ids[i].id && Math.abs(r.score - sql.ids[i].score) < 1e-9);
@@ -102,12 +103,13 @@ t.test('phrases, stopwords, compounds, expansions, filters and empty results', a
 
 t.test('a common term: every page holding it counted, filters exact', async (t) => {
   const store = await postingsStore(release, 'page');
-  const plain = await rankBm25(release, 'page', { terms: ['board'], phrases: [], weighted: [] }, { ...all, limit: 3 });
+  const ranked = await rank(release, { collection: 'page', query: { terms: ['board'], phrases: [], weighted: [] }, ...all, limit: 3 });
+  const plain = { ids: ranked.hits, total: ranked.total };
   t.equal(plain.total, (await store.postings('board')).docs.length, `"board": ${plain.total} pages, its whole postings list`);
   t.equal(plain.ids.length, 3, 'the top 3 only');
   t.ok(plain.ids[0].score >= plain.ids[1].score && plain.ids[1].score >= plain.ids[2].score, 'by score');
-  const none = await rankBm25(release, 'page', { terms: ['board'], phrases: [], weighted: [] }, { from: 2030, to: 2012, limit: 3 });
-  t.same(none, { ids: [], total: 0 }, 'an empty year range');
+  const none = await rank(release, { collection: 'page', query: { terms: ['board'], phrases: [], weighted: [] }, from: 2030, to: 2012, limit: 3 });
+  t.same([none.hits, none.total], [[], 0], 'an empty year range');
 });
 
 t.test('the store holds the doc table of the docs table, in doc_id order', async (t) => {

@@ -6,7 +6,7 @@ import t from 'tap';
 import { readCorpus } from '../pipelines/sources.ts';
 import { indexTerms, isStopTerm, parseQuery, phraseText, terms } from '../core/text/analysis.ts';
 import { analyse } from '../pipelines/index/bm25.ts';
-import { snippet } from '../src/queries/snippet.ts';
+import { snippet } from '../src/engine/snippet.ts';
 import { CORPUS, expectRefusal, FIXTURE_LAKE, get, getValid, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
 import type { Json } from './fixture.ts';
 
@@ -317,7 +317,7 @@ t.test('postings split into many parts rank exactly as in one: every query term 
   const { Release } = await import('../src/lake/release.ts');
   const { rankPages } = await import('../src/queries/pages.ts');
   const { searchItems } = await import('../src/queries/items.ts');
-  const { round } = await import('../src/queries/bm25.ts');
+  const { roundScore: round } = await import('../src/engine/rank.ts');
   const { mkdtemp, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const lake = await mkdtemp(join(tmpdir(), 'parts-'));

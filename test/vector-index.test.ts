@@ -1,8 +1,8 @@
-// The vector side of hybrid search (src/queries/vector-index.ts) over the fixture release's real passage vectors: the
+// The vector side of hybrid search (src/engine/vector-index.ts) over the fixture release's real passage vectors: the
 // first pass on coarse coordinates keeps the pages the exact scan ranks first. The fixture holds few passages, so
 // the exact scan is the default here; a small candidate count forces the first pass.
 import t from 'tap';
-import { dot, nearestPages, vectorIndex } from '../src/queries/vector-index.ts';
+import { dot, nearestPages, vectorIndex } from '../src/engine/vector-index.ts';
 import { openFixtureRelease } from './fixture.ts';
 
 const release = await openFixtureRelease(t);

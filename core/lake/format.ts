@@ -323,7 +323,7 @@ export const textStoreFile = (c: Collection): string => `${c}_text.bin`;
 /**
  * A collection's postings store (`index/<collection>_postings_store.bin`, lake/README.md): every term's postings as
  * document numbers (`doc_no`: documents numbered in doc_id byte order) with their impacts, positions in a section of
- * their own, the term directory and the doc table; the server ranks from it in JavaScript (src/queries/postings-store.ts).
+ * their own, the term directory and the doc table; the server ranks from it in JavaScript (src/engine/postings.ts).
  * Little-endian; a footer (JSON) says where each section lies.
  */
 export const postingsStoreFile = (c: Collection): string => `${c}_postings_store.bin`;

@@ -6,8 +6,8 @@
 // tables lets the server read a few documents' text for snippets without decoding whole Parquet row groups.
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { encodeText } from '../../core/lake/codecs/text-store.ts';
 import { indexTable, textStoreFile, type Collection } from '../../core/lake/format.ts';
 import { ANALYSIS, indexTerms, isStopTerm, isStopTermSql } from '../../core/text/analysis.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
@@ -37,8 +37,7 @@ const SOURCE_COLUMNS = {
  * list in memory at once and ran out of memory beyond SCALE=1.
  */
 export function analyse(d: IndexDoc): AnalysedDoc {
-  // A copy of exactly its bytes: the deflated result sits in a larger buffer, which a copy to another thread would carry.
-  const text = new Uint8Array(deflateRawSync(Buffer.from(d.text, 'utf8'), { level: 6 }));
+  const text = encodeText(d.text);
   const positions = new Map<string, number[]>();
   let doclen = 0;
   indexTerms(d.text).forEach((term, i) => {

@@ -2,8 +2,8 @@
 // JSON record per item in item_id order, and where each lies (`item_record_refs`). Items and roll calls come from one
 // sorted stream (DuckDB's sort spills; no list aggregate holds every item's roll calls at once), grouped here by item.
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { encodeItemRecord } from '../../core/lake/codecs/item-records.ts';
 import { ITEM_RECORD_REF_COLUMNS, ITEM_RECORD_REFS, ITEM_RECORD_STORE } from '../../core/lake/format.ts';
 import { AppendFile, NdjsonWriter, closeAll } from './scratch.ts';
 import { copyOut, ndjsonQuery } from './tables.ts';
@@ -17,7 +17,7 @@ export async function writeItemRecords(db: DuckDBConnection, dir: string, scratc
   let rollCalls: string[] = [];
   const flush = async () => {
     if (id === null) return;
-    const bytes = deflateRawSync(Buffer.from(`{"item":${item},"roll_calls":[${rollCalls.join(',')}]}`, 'utf8'), { level: 6 });
+    const bytes = encodeItemRecord(item, rollCalls);
     await refs.write({ item_id: id, record_offset: store.length, record_bytes: bytes.length });
     await store.append(bytes);
   };

@@ -108,7 +108,7 @@ export class Release {
     // Index and query must agree: a release analysed by another version of core/text/analysis.ts is not served.
     const built = manifest.analysis?.version;
     if (built !== ANALYSIS.version) throw new ReleaseRefused(manifest.releaseId, `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
-    // Searches rank from the postings stores (src/queries/ranking.ts): a release built before them cannot be searched.
+    // Searches rank from the postings stores (src/engine/rank.ts): a release built before them cannot be searched.
     const stores = COLLECTIONS.map((c) => postingsStoreFile(c).replace(/\.bin$/, ''));
     const lacking = stores.filter((name) => !manifest.tables[name]);
     if (lacking.length) throw new ReleaseRefused(manifest.releaseId, `built without ${lacking.join(', ')} (schema ${manifest.schemaVersion ?? 'unknown'}); rebuild it with \`make lake\``);
@@ -122,7 +122,7 @@ export class Release {
       // Release files never change once published, so their Parquet footers are parsed once, not on every query.
       await setup.run('LOAD parquet; SET GLOBAL parquet_metadata_cache = true');
       for (const [name, table] of Object.entries(manifest.tables)) {
-        if (!table.files.every((f) => f.path.endsWith('.parquet'))) continue; // a text store, read by offset (src/queries/texts.ts)
+        if (!table.files.every((f) => f.path.endsWith('.parquet'))) continue; // a text store, read by offset (src/engine/texts.ts)
         // Reading the footers proves each file is Parquet and holds the rows the manifest promises. DuckDB's message
         // names server paths and SQL: the reason names the table and the file instead.
         const rows = await (async () => {

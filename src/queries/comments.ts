@@ -1,9 +1,10 @@
-// Public comment: BM25 over speakers and the Clerk's summaries, with a speaker filter; single comment records.
+// Public comment: BM25 over speakers and the Clerk's summaries (src/engine/rank.ts), with a speaker filter; single
+// comment records.
+import { parseQuery } from '../../core/text/analysis.ts';
+import { rank, roundScore } from '../engine/rank.ts';
 import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
-import { bm25, interpreted, round } from './bm25.ts';
 import { Params } from './sql.ts';
-import { meetingIdPrefix } from '../../core/lake/ids.ts';
 import { coverageOf } from './coverage.ts';
 import { yearRange } from './years.ts';
 
@@ -13,33 +14,37 @@ const COLUMNS = `c.comment_id AS id, c.document_id AS "documentId", strftime(c.m
   c.page::INTEGER AS page, c.speaker, c.statement, c.file_number AS "fileNumber", c.sequence::INTEGER AS sequence, c.official_url AS "officialUrl"`;
 
 export async function searchComments(release: Release, links: Links, p: CommentSearchParams) {
-  const q = new Params();
   const range = yearRange(p, p.date);
-  const m = await bm25(release, q, 'comment', p.q, range);
-  const conditions: string[] = [];
-  if (p.speaker) conditions.push(`contains(lower(c.speaker), lower(${q.add(p.speaker.trim())}))`);
-  if (p.date) conditions.push(`starts_with(h.doc_id, ${q.add(meetingIdPrefix(p.date))})`);
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const rows = m.empty ? [] : await release.pool.rows(`
-    SELECT ${COLUMNS}, h.score, (count(*) OVER ())::INTEGER AS total
-    FROM (${m.sql}) h JOIN comments c ON c.comment_id = h.doc_id ${where}
-    ORDER BY h.score DESC, c.comment_id LIMIT ${q.add(p.limit)}`, q);
-  const results = rows.map(({ total, documentId, sequence, ...r }) => ({
-    ...r,
-    score: round(Number(r.score)),
-    transcriptUrl: links.comment(String(r.id)),
-    markdownUrl: links.comment(String(r.id), true),
-    meetingUrl: links.meeting(String(r.meetingDate)),
-  }));
+  const ranked = await rank(release, { collection: 'comment', query: parseQuery(p.q), ...range, date: p.date, limit: p.limit, ids: p.speaker ? await spokenBy(release, p.speaker) : undefined });
+  const q = new Params();
+  const rows = ranked.hits.length ? await release.pool.rows(`SELECT ${COLUMNS} FROM comments c WHERE c.comment_id IN (${q.list(ranked.hits.map((h) => h.id))})`, q) : [];
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  const results = ranked.hits.filter((h) => byId.has(h.id)).map((h) => {
+    const { documentId, sequence, ...r } = byId.get(h.id)!;
+    return {
+      ...r,
+      score: roundScore(h.score),
+      transcriptUrl: links.comment(h.id),
+      markdownUrl: links.comment(h.id, true),
+      meetingUrl: links.meeting(String(r.meetingDate)),
+    };
+  });
   return {
     coverage: await coverageOf(release, range, p.date),
     query: p.q,
-    interpretedQueries: interpreted(m.query),
+    interpretedQueries: ranked.interpreted,
     filters: { speaker: p.speaker ?? null, date: p.date ?? null, from: p.from, to: p.to },
-    total: rows.length ? Number(rows[0].total) : 0,
+    total: results.length ? ranked.total : 0,
     returned: results.length,
     results,
   };
+}
+
+/** The comments whose speaker contains the words asked (case aside). */
+async function spokenBy(release: Release, speaker: string): Promise<string[]> {
+  const q = new Params();
+  const rows = await release.pool.rows(`SELECT comment_id FROM comments c WHERE contains(lower(c.speaker), lower(${q.add(speaker.trim())}))`, q);
+  return rows.map((r) => String(r.comment_id));
 }
 
 export async function getComment(release: Release, links: Links, id: string) {

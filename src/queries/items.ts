@@ -1,20 +1,18 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
 import { POSITIONS, type ActionType, type Position, type Result } from '../../core/lake/format.ts';
-import { itemFileNumber, itemFileNumberSql, itemMeetingDate, itemMeetingDateSql, meetingIdPrefix, rollCallSequence } from '../../core/lake/ids.ts';
-import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { itemFileNumber, itemMeetingDate, rollCallSequence } from '../../core/lake/ids.ts';
 import { positionTable, voterRows, type PositionFilters, type PositionTable } from './aggregates/positions.ts';
 import type { Release } from '../lake/release.ts';
 import { checkPositionVoter } from './errors.ts';
 import type { Links } from './links.ts';
-import { bm25, interpreted, round, type Matches } from './bm25.ts';
-import { snippet } from './snippet.ts';
-import { matchBm25, rankBm25, TopK, type RankFilters } from './ranking.ts';
-import { postingsStore } from './postings-store.ts';
+import { rank, roundScore, type Grouping, type Ranking } from '../engine/rank.ts';
+import { postingsStore } from '../engine/postings.ts';
 import { Params } from './sql.ts';
-import { itemRecordsById, textsById, type StoredItem } from './texts.ts';
+import { itemRecordsById } from '../engine/texts.ts';
+import type { ItemRecord } from '../../core/lake/codecs/item-records.ts';
 import type { Supervisor } from '../../core/roster.ts';
-import type { ParsedQuery } from '../../core/text/analysis.ts';
+import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
 import { resolveVoter } from './supervisors.ts';
 import { coverageOf } from './coverage.ts';
 import { yearRange } from './years.ts';
@@ -39,12 +37,6 @@ export interface ItemSearchParams extends RollCallFilters {
   limit: number;
 }
 
-/** Per grouping: its key and the meeting date that orders a group, read from the item id where it can be (no join with items). */
-const GROUPING = {
-  file: { key: itemFileNumberSql('m.item_id'), date: itemMeetingDateSql('m.item_id'), join: '' },
-  matter: { key: 'lower(i.matter)', date: 'i.meeting_date', join: 'JOIN items i USING (item_id)' },
-} as const;
-
 type Row = Record<string, any>;
 
 const extracted = (r: Row) => ({
@@ -62,7 +54,7 @@ export const rollCall = (r: Row) => ({
 });
 
 /** An item record as answers show it (with its text, lists and roll calls; search results pick from it). */
-const itemOf = ({ item: i, roll_calls }: StoredItem): Row => ({
+const itemOf = ({ item: i, roll_calls }: ItemRecord): Row => ({
   id: i.item_id, documentId: i.document_id, meetingDate: i.meeting_date, year: i.year, kind: i.kind, fileNumber: i.file_number,
   title: i.title, sponsors: i.sponsors, longTitle: i.long_title, matter: i.matter, itemType: i.item_type, section: i.section,
   startPage: i.start_page, endPage: i.end_page, text: i.text, enactmentNumbers: i.enactment_numbers, statusLines: i.status_lines,
@@ -90,34 +82,46 @@ export function rollCallFilter(p: RollCallFilters & { voter?: string; position?:
   return `EXISTS (SELECT 1 FROM roll_calls r${join} WHERE r.item_id = ${itemId} AND ${where.join(' AND ')})`;
 }
 
-/** Item records with their roll calls, by id, from the release's item record store (src/queries/texts.ts). */
+/** Item records with their roll calls, by id, from the release's item record store (src/engine/texts.ts). */
 async function itemsById(release: Release, ids: string[]): Promise<Map<string, Row>> {
   const stored = await itemRecordsById(release, ids);
   return new Map([...stored].map(([id, r]) => [id, itemOf(r)]));
 }
 
-export type Ranked = { item_id: string; score: number; group_count: number; total: number }[];
-
 /**
- * The ranking from the postings store (src/queries/ranking.ts): the voter's filters walk their slice of the position
- * table, `final` keeps the release's items with a final roll call, and groupBy=file takes the file number and date
- * from the item id. Null where DuckDB ranks (groupBy=matter, actionType or result filters), as the SQL of
- * rankInDuckDB does.
+ * The items of a query ranked by the engine (src/engine/rank.ts), with their snippets: the filters leave the voter's
+ * slice of the position table, the items with a final roll call, or the items whose roll calls SQL finds for
+ * actionType and result; groupBy=file takes the file number and date from the item id, groupBy=matter the matter and
+ * date from the items table.
  */
-export async function rankInMemory(release: Release, m: Matches, f: RankFilters, p: ItemSearchParams, voter: { table: PositionTable; voter: string } | null): Promise<Ranked | null> {
-  if (p.groupBy === 'matter' || p.actionType || p.result) return null;
+export async function rankItems(release: Release, query: ParsedQuery, p: ItemSearchParams, range: { from: number; to: number }, voter: { table: PositionTable; voter: Supervisor } | null): Promise<Ranking> {
+  const [docs, grouping] = await Promise.all([
+    itemFilter(release, p, range, voter),
+    p.groupBy === 'file' ? itemFiles(release) : p.groupBy === 'matter' ? itemMatters(release) : undefined,
+  ]);
+  return rank(release, { collection: 'item', query, ...range, date: p.date, limit: p.limit, docs, grouping, snippets: true });
+}
+
+/** The items the roll call and voter filters leave, by their number in the store (none: every item). */
+async function itemFilter(release: Release, p: ItemSearchParams, range: { from: number; to: number }, voter: { table: PositionTable; voter: Supervisor } | null): Promise<Uint8Array | undefined> {
   const store = await postingsStore(release, 'item');
-  // The voter's (or the final) items, by their number in the store: the ranking returns no other.
-  let docs: Uint8Array | undefined;
+  if (p.actionType || p.result) {
+    const q = new Params();
+    const docs = new Uint8Array(store.docs);
+    for (const r of await release.pool.rows(`SELECT item_id FROM items WHERE ${rollCallFilter({ ...p, voter: voter?.voter.id }, q, 'items.item_id')}`, q)) {
+      const d = store.docNo(String(r.item_id));
+      if (d >= 0) docs[d] = 1;
+    }
+    return docs;
+  }
   if (voter) {
-    const mine = voterItems(voter.table, voter.voter, { ...f, position: p.position, final: p.final });
+    const mine = voterItems(voter.table, voter.voter.id, { ...range, position: p.position, final: p.final });
     const docOf = await tableItemDocs(release, voter.table);
-    docs = new Uint8Array(store.docs);
+    const docs = new Uint8Array(store.docs);
     for (let k = 0; k < mine.length; k++) if (mine[k] === 1 && docOf[k] >= 0) docs[docOf[k]] = 1;
-  } else if (p.final) docs = await finalItemDocs(release);
-  if (p.groupBy === 'file') return byFile(release, m.query, { ...f, docs });
-  const ranked = await rankBm25(release, 'item', m.query, { ...f, docs });
-  return ranked.ids.map((h) => ({ item_id: h.id, score: h.score, group_count: 1, total: ranked.total }));
+    return docs;
+  }
+  return p.final ? finalItemDocs(release) : undefined;
 }
 
 /** Per item (an index into the table's `items`): 1 when the voter has a matching position on it. */
@@ -152,94 +156,57 @@ function finalItemDocs(release: Release): Promise<Uint8Array> {
   });
 }
 
-/** Each indexed item's file (a group number) and meeting date (YYYYMMDD), by number in the store, once per release. */
-function itemFiles(release: Release): Promise<{ file: Int32Array; date: Uint32Array; groups: number }> {
+/** The indexed items grouped by file (from the item id), the later meeting first among equals, once per release. */
+function itemFiles(release: Release): Promise<Grouping> {
   return release.memo('item-files', async () => {
     const store = await postingsStore(release, 'item');
     const groups = new Map<string, number>();
-    const file = new Int32Array(store.docs);
-    const date = new Uint32Array(store.docs);
+    const of = new Int32Array(store.docs);
+    const recency = new Uint32Array(store.docs);
     for (let d = 0; d < store.docs; d++) {
       const id = store.docId(d);
       const number = itemFileNumber(id);
-      file[d] = groups.get(number) ?? groups.set(number, groups.size).get(number)!;
-      date[d] = Number(itemMeetingDate(id).replaceAll('-', ''));
+      of[d] = groups.get(number) ?? groups.set(number, groups.size).get(number)!;
+      recency[d] = Number(itemMeetingDate(id).replaceAll('-', ''));
     }
-    return { file, date, groups: groups.size };
+    return { of, groups: groups.size, recency };
   });
 }
 
 /**
- * groupBy=file over every match: each file's best match (score, then latest meeting, then id) with the file's number
- * of matches, files ranked by their best match's score, then its id. Documents are numbered in id order. Per file
- * (group number) typed arrays, filled as the ranking visits the matches.
+ * The indexed items grouped by matter (lower-cased as DuckDB's lower() does; the items without one are a group), the
+ * later meeting first among equals, from the items table once per release.
  */
-async function byFile(release: Release, query: ParsedQuery, f: RankFilters): Promise<Ranked> {
-  const store = await postingsStore(release, 'item');
-  const { file, date, groups } = await itemFiles(release);
-  const best = new Int32Array(groups);
-  const score = new Float64Array(groups);
-  const count = new Int32Array(groups);
-  const seen: number[] = [];
-  await matchBm25(release, 'item', query, f, (x, d) => {
-    const g = file[d];
-    if (count[g]++ === 0) {
-      seen.push(g);
-    } else {
-      const b = best[g];
-      if (!(x > score[g] || (x === score[g] && (date[d] > date[b] || (date[d] === date[b] && d < b))))) return;
+function itemMatters(release: Release): Promise<Grouping> {
+  return release.memo('item-matters', async () => {
+    const store = await postingsStore(release, 'item');
+    const rows = await release.pool.rows(`SELECT item_id, lower(matter) AS matter, strftime(meeting_date, '%Y%m%d')::INTEGER AS date FROM items`);
+    const groups = new Map<string | null, number>();
+    const of = new Int32Array(store.docs).fill(-1);
+    const recency = new Uint32Array(store.docs);
+    for (const r of rows) {
+      const d = store.docNo(String(r.item_id));
+      if (d < 0) continue;
+      const matter = r.matter === null ? null : String(r.matter);
+      of[d] = groups.get(matter) ?? groups.set(matter, groups.size).get(matter)!;
+      recency[d] = Number(r.date);
     }
-    best[g] = d;
-    score[g] = x;
+    return { of, groups: groups.size, recency };
   });
-  const top = new TopK(f.limit);
-  for (const g of seen) top.add(score[g], best[g]);
-  return top.sorted().map(([x, d]) => ({ item_id: store.docId(d), score: x, group_count: count[file[d]], total: seen.length }));
-}
-
-/** The ranking by SQL over the postings: every filter and grouping. */
-export async function rankInDuckDB(release: Release, q: Params, m: Matches, p: ItemSearchParams, range: { from: number; to: number }, table: PositionTable | null, voter: Supervisor | null): Promise<Ranked> {
-  const conditions: string[] = [];
-  if (p.date) conditions.push(`starts_with(h.doc_id, ${q.add(meetingIdPrefix(p.date))})`);
-  if (table && voter && !p.actionType && !p.result) {
-    // The voter's items from the in-memory position table: no scan of the positions Parquet per request.
-    const mine = voterItems(table, voter.id, { from: range.from, to: range.to, position: p.position, final: p.final });
-    const ids = table.items.values.filter((_, k) => mine[k] === 1);
-    conditions.push(`h.doc_id IN (SELECT unnest(${q.add(listValue(ids), LIST(VARCHAR))}))`);
-  } else {
-    const rolls = rollCallFilter({ ...p, voter: voter?.id }, q, 'h.doc_id');
-    if (rolls) conditions.push(rolls);
-  }
-  const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
-  const limit = q.add(p.limit);
-  // Ungrouped, every match is its own group: rank the matches as they are, without reading the items table.
-  const rows = await release.pool.rows(p.groupBy === 'none' ? `
-    SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
-    FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
-    WITH grouped AS (
-      SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUPING[p.groupBy].key}))::INTEGER AS group_count,
-             row_number() OVER (PARTITION BY ${GROUPING[p.groupBy].key} ORDER BY m.score DESC, ${GROUPING[p.groupBy].date} DESC, m.item_id) AS rank_in_group
-      FROM (${matched}) m ${GROUPING[p.groupBy].join}
-    )
-    SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
-    FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
-  return rows.map((r) => ({ item_id: String(r.item_id), score: Number(r.score), group_count: Number(r.group_count), total: Number(r.total) }));
 }
 
 export async function searchItems(release: Release, links: Links, p: ItemSearchParams) {
   checkPositionVoter(p.position, p.voter, 'voter');
   const voter: Supervisor | null = p.voter ? await resolveVoter(release, 'voter', p.voter, p.from, p.to) : null;
-  const q = new Params();
   const range = yearRange(p, p.date);
-  const m = await bm25(release, q, 'item', p.q, range);
   const table = voter ? await positionTable(release) : null;
-  const ranked = m.empty ? [] : ((await rankInMemory(release, m, { ...range, date: p.date, limit: p.limit }, p, table && voter ? { table, voter: voter.id } : null)) ?? (await rankInDuckDB(release, q, m, p, range, table, voter)));
+  const ranked = await rankItems(release, parseQuery(p.q), p, range, table && voter ? { table, voter } : null);
 
-  const ids = ranked.map((r) => String(r.item_id));
-  const [records, texts, coverage] = await Promise.all([itemsById(release, ids), textsById(release, 'item', ids), coverageOf(release, range, p.date)]);
+  const ids = ranked.hits.map((h) => h.id);
+  const [records, coverage] = await Promise.all([itemsById(release, ids), coverageOf(release, range, p.date)]);
   const positions = table && voter ? voterPositions(table, voter.id, records) : new Map<string, Row[]>();
-  const results = ranked.map((r) => {
-    const item = records.get(String(r.item_id))!;
+  const results = ranked.hits.map((r) => {
+    const item = records.get(r.id)!;
     return {
       id: item.id,
       meetingDate: item.meetingDate,
@@ -256,9 +223,9 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
       meetingUrl: links.meeting(item.meetingDate),
       startPage: item.startPage,
       endPage: item.endPage,
-      snippet: snippet(texts.get(item.id) ?? '', m.query),
-      score: round(Number(r.score)),
-      groupCount: Number(r.group_count),
+      snippet: r.snippet ?? '',
+      score: roundScore(r.score),
+      groupCount: r.groupCount ?? 1,
       extracted: extracted(item),
       rollCalls: item.rollCalls,
       ...(voter ? { voterPositions: positions.get(item.id) ?? [] } : {}),
@@ -267,12 +234,12 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
   return {
     coverage,
     query: p.q,
-    interpretedQueries: interpreted(m.query),
+    interpretedQueries: ranked.interpreted,
     filters: {
       voter: voter?.id ?? null, position: p.position ?? null, final: p.final, groupBy: p.groupBy, from: p.from, to: p.to,
       date: p.date ?? null, actionType: p.actionType ?? null, result: p.result ?? null,
     },
-    total: ranked.length ? Number(ranked[0].total) : 0,
+    total: ranked.hits.length ? ranked.total : 0,
     returned: results.length,
     results,
     ...(voter ? { voter } : {}),

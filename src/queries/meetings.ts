@@ -6,7 +6,7 @@ import { meetingsCoverage, spanOf } from './coverage.ts';
 import type { Links } from './links.ts';
 import { documentsOf } from './pages.ts';
 import { rollCallFilter, rollCall, type RollCallFilters } from './items.ts';
-import { itemRecordsById } from './texts.ts';
+import { itemRecordsById } from '../engine/texts.ts';
 import { Params } from './sql.ts';
 import { yearRange } from './years.ts';
 import { InvalidParameter } from './errors.ts';

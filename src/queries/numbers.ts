@@ -1,14 +1,14 @@
 // Numbers in a query resolved to the legislative files they name: a file number (`170240`) names its file, an
 // enactment, resolution or motion number (`178-16`, `M16-152`) the file the lake records it for (printed in the minutes,
-// or from Legistar). Page search ranks the pages where those files' items are printed first (numberedPages).
+// or from Legistar). Page search ranks the pages where those files' items are printed first (namedPages).
 // File numbers are read from the query as typed, enactment numbers from its analysed terms. An enactment number the
 // lake records for no file still names one where a page cites it with its file: `Motion No. M17-082 (File No. 170575)`.
 import { pageId } from '../../core/lake/ids.ts';
 import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
 import type { Release } from '../lake/release.ts';
-import { bm25 } from './bm25.ts';
+import { rank, type Pin } from '../engine/rank.ts';
+import { textsById } from '../engine/texts.ts';
 import { Params } from './sql.ts';
-import { textsById } from './texts.ts';
 
 /** An enactment number as analysed (core/text/analysis.ts): `178-16` (number-year), `m16-152` (motion: year-number). */
 const ENACTMENT = /^\p{L}?\d{1,4}-\d{2,4}$/u;
@@ -40,13 +40,11 @@ const CITING_PAGES = 20;
  * printing it, in order of their scores.
  */
 async function citedFiles(release: Release, term: string): Promise<string[]> {
-  const q = new Params();
-  const m = await bm25(release, q, 'page', term, { from: 0, to: 9999 });
-  const rows = await release.pool.rows(`SELECT doc_id FROM (${m.sql}) ORDER BY score DESC, doc_id LIMIT ${CITING_PAGES}`, q);
-  const texts = await textsById(release, 'page', rows.map((r) => String(r.doc_id)));
+  const { hits } = await rank(release, { collection: 'page', query: parseQuery(term), from: 0, to: 9999, limit: CITING_PAGES });
+  const texts = await textsById(release, 'page', hits.map((h) => h.id));
   const [, letter, first, second] = /^(\p{L}?)(\d+)-(\d+)$/u.exec(term)!;
   const cited = new RegExp(`(?<![\\p{L}\\p{N}])${letter}0*${first}-${second}\\s*\\(\\s*File\\s+No\\.?\\s*(\\d{6})\\s*\\)`, 'giu');
-  const files = rows.flatMap((r) => [...(texts.get(String(r.doc_id)) ?? '').matchAll(cited)].map((c) => c[1]));
+  const files = hits.flatMap((h) => [...(texts.get(h.id) ?? '').matchAll(cited)].map((c) => c[1]));
   return [...new Set(files)];
 }
 
@@ -112,16 +110,18 @@ async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<s
   return out;
 }
 
-export interface NumberedPage { id: string; meeting: string; /** The file's place among the named files. */ file: number }
-
 /**
- * The pages where these files' items are printed, each item from its first page to its last, within the years (and
- * kind, meeting) asked; a page once, for its first file.
+ * The pages a query names (see the head of this file) as the engine's pins (src/engine/rank.ts Pin: the named files
+ * in order, each file's pages by meeting): the pages where those files' items are printed, each item from its first
+ * page to its last, within the years (and kind, meeting) asked; a page once, for its first file. None for a query
+ * that cannot match (no term nor phrase, or an empty year range).
  */
-export async function numberedPages(release: Release, files: string[], p: { from: number; to: number; kind?: string; date?: string }): Promise<NumberedPage[]> {
+export async function namedPages(release: Release, text: string, query: ParsedQuery, p: { from: number; to: number; kind?: string; date?: string }): Promise<Pin[]> {
+  if (p.from > p.to || [...query.terms, ...query.phrases.flat()].length === 0) return [];
+  const files = await fileNumbersIn(release, text, query);
   if (files.length === 0) return [];
   const meetingsOf = await meetingsOfFiles(release, files);
-  const out = new Map<string, NumberedPage>();
+  const out = new Map<string, Pin>();
   files.forEach((f, file) => {
     for (const m of meetingsOf.get(f)!) {
       const meeting = String(m.meeting_date);
@@ -129,7 +129,7 @@ export async function numberedPages(release: Release, files: string[], p: { from
       if (year < p.from || year > p.to || (p.kind && m.kind !== p.kind) || (p.date && meeting !== p.date)) continue;
       for (let page = Number(m.start_page); page <= Number(m.end_page); page++) {
         const id = pageId(String(m.document_id), page);
-        if (!out.has(id)) out.set(id, { id, meeting, file });
+        if (!out.has(id)) out.set(id, { id, order: file, cluster: meeting });
       }
     }
   });

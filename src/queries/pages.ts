@@ -1,17 +1,16 @@
 // Page search (BM25 over the release's page index) and page records.
 import type { DocumentKind } from '../../core/lake/format.ts';
 import { officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
-import { coverageOf } from './coverage.ts';
-import type { Release } from '../lake/release.ts';
-import type { Links } from './links.ts';
-import { bm25, interpreted, round } from './bm25.ts';
-import { fileNumbersIn, numberedPages } from './numbers.ts';
-import { rankBm25 } from './ranking.ts';
-import { snippet } from './snippet.ts';
-import { Params } from './sql.ts';
-import { textsById } from './texts.ts';
+import { parseQuery } from '../../core/text/analysis.ts';
 import { pageTitle } from '../../core/text/titles.ts';
-import { hybridRank, type Retrieval } from './vectors.ts';
+import { rank, roundScore } from '../engine/rank.ts';
+import { textsById } from '../engine/texts.ts';
+import type { Retrieval } from '../engine/vectors.ts';
+import type { Release } from '../lake/release.ts';
+import { coverageOf } from './coverage.ts';
+import type { Links } from './links.ts';
+import { namedPages } from './numbers.ts';
+import { Params } from './sql.ts';
 import { yearRange, type YearRange } from './years.ts';
 
 export interface PageSearchParams {
@@ -41,50 +40,31 @@ export interface PageHit {
   score: number;
 }
 
+const LEXICAL: Retrieval = { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null };
+
 /**
- * BM25 top-k over pages, with the total number of matching pages. A query naming a file (its file or enactment number,
- * src/queries/numbers.ts) ranks the pages where that file's item is printed first: its meetings by their best page's
- * score, each meeting's pages together by score; then every other match (a letter citing the file) by score.
+ * The pages of a query ranked by the engine (src/engine/rank.ts), with the total number of matching pages. A query
+ * naming a file (its file or enactment number, numbers.ts) ranks the pages where that file's item is printed first:
+ * its meetings by their best page's score, each meeting's pages together by score; then every other match (a letter
+ * citing the file) by score. `hybrid`: fused with the page vectors; `snippets`: each hit with its snippet.
  */
-export async function rankPages(release: Release, p: { q: string; kind?: string; date?: string; limit: number } & YearRange) {
-  const q = new Params();
-  const m = await bm25(release, q, 'page', p.q, p, p.kind);
-  if (m.empty) return { ids: [] as { id: string; score: number }[], total: 0, query: m.query };
-  // Ranked in JavaScript from the postings store (src/queries/ranking.ts), as the SQL of m would rank.
-  const top = (limit: number) => rankBm25(release, 'page', m.query, { ...p, limit });
-  const files = await fileNumbersIn(release, p.q, m.query);
-  if (files.length === 0) return { ...(await top(p.limit)), query: m.query };
-  // The named files' pages and the BM25 ranking at once; the pinned pages' scores are read where the ranking missed them.
-  const [numbered, ranked] = await Promise.all([numberedPages(release, files, p), top(2 * p.limit)]);
-  const rows = ranked.ids;
-  const scores = new Map(rows.map((r) => [r.id, r.score]));
-  const missing = numbered.filter((n) => !scores.has(n.id)).map((n) => n.id);
-  let extra = missing.length;
-  if (missing.length) {
-    const found = await rankBm25(release, 'page', m.query, { ...p, ids: missing, limit: missing.length });
-    for (const r of found.ids) scores.set(r.id, r.score);
-    extra -= found.total;
-  }
-  const score = (id: string) => scores.get(id) ?? 0;
-  const best = new Map<string, number>();
-  for (const n of numbered) best.set(`${n.file} ${n.meeting}`, Math.max(best.get(`${n.file} ${n.meeting}`) ?? 0, score(n.id)));
-  const pinned = [...numbered].sort((a, b) => a.file - b.file || best.get(`${b.file} ${b.meeting}`)! - best.get(`${a.file} ${a.meeting}`)!
-    || a.meeting.localeCompare(b.meeting) || score(b.id) - score(a.id) || a.id.localeCompare(b.id));
-  const pinnedIds = new Set(pinned.map((n) => n.id));
-  const ids = [...pinned.map((n) => ({ id: n.id, score: score(n.id) })), ...rows.filter((r) => !pinnedIds.has(r.id))];
-  return { ids: ids.slice(0, p.limit), total: ranked.total + extra, query: m.query };
+export async function rankPages(release: Release, p: { q: string; kind?: string; date?: string; limit: number; hybrid?: boolean; snippets?: boolean } & YearRange) {
+  const query = parseQuery(p.q);
+  const pinned = await namedPages(release, p.q, query, p);
+  const ranking = await rank(release, {
+    collection: 'page', query, from: p.from, to: p.to, kind: p.kind, date: p.date, limit: p.limit, pinned,
+    hybrid: p.hybrid ? { text: p.q } : undefined, snippets: p.snippets,
+  });
+  return { ids: ranking.hits, total: ranking.total, retrieval: ranking.retrieval ?? LEXICAL, interpreted: ranking.interpreted };
 }
 
 export async function searchPages(release: Release, links: Links, p: PageSearchParams) {
   const range = yearRange(p, p.date);
-  const lexical = (limit: number) => rankPages(release, { q: p.q, kind: p.kind, date: p.date, limit, ...range });
-  // mode=hybrid: BM25 and vector rankings fused (src/queries/vectors.ts), or BM25 with the reason it fell back.
-  const { retrieval, ...ranked } = p.mode === 'hybrid'
-    ? await hybridRank(release, { q: p.q, kind: p.kind, limit: p.limit, ...range }, lexical)
-    : { ...(await lexical(p.limit)), retrieval: { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null } as Retrieval };
-  const ids = ranked.ids.map((r) => r.id);
-  const [docs, texts, coverage] = await Promise.all([documentsOf(release), textsById(release, 'page', ids), coverageOf(release, range, p.date)]);
-  const results: PageHit[] = ranked.ids.map(({ id, score }) => {
+  // mode=hybrid: BM25 and vector rankings fused (src/engine/vectors.ts), or BM25 with the reason it fell back.
+  const ranked = await rankPages(release, { q: p.q, kind: p.kind, date: p.date, limit: p.limit, ...range, hybrid: p.mode === 'hybrid', snippets: true });
+  const { retrieval } = ranked;
+  const [docs, coverage] = await Promise.all([documentsOf(release), coverageOf(release, range, p.date)]);
+  const results: PageHit[] = ranked.ids.map(({ id, score, snippet }) => {
     const { documentId, page } = parsePageId(id)!;
     const doc = docs.get(documentId)!;
     return {
@@ -98,14 +78,14 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
       officialUrl: officialPageUrl(doc.officialUrl, page),
       page,
       meetingUrl: links.meeting(doc.meetingDate),
-      snippet: snippet(texts.get(id) ?? '', ranked.query),
-      score: retrieval.used === 'hybrid' ? score : round(score),
+      snippet: snippet ?? '',
+      score: retrieval.used === 'hybrid' ? score : roundScore(score),
     };
   });
   return {
     coverage,
     query: p.q,
-    interpretedQueries: interpreted(ranked.query),
+    interpretedQueries: ranked.interpreted,
     filters: { year: p.year ?? null, from: range.from, to: range.to, kind: p.kind ?? null, date: p.date ?? null },
     total: ranked.total,
     returned: results.length,

@@ -7,7 +7,7 @@
 import type { DuckDBListVector } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
 import wabt from 'wabt';
-import type { Release } from '../lake/release.ts';
+import type { EngineRelease } from './release.ts';
 
 /** Dimensions of the first pass (the scan in ./vector-scan.wat reads 32 floats a row). */
 const COARSE = 32;
@@ -75,7 +75,7 @@ async function vectorScan(rows: number, dim: number): Promise<VectorScan> {
   };
 }
 
-export function vectorIndex(release: Release, dim: number): Promise<VectorIndex> {
+export function vectorIndex(release: EngineRelease, dim: number): Promise<VectorIndex> {
   return release.memo('vector-index', async () => {
     const [{ n, pages }] = await release.pool.rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT page_id)::INTEGER AS pages FROM page_embeddings`);
     const scan = await vectorScan(Number(n), dim);

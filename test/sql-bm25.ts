@@ -1,11 +1,16 @@
-// BM25 over one of the release's index collections (page, item, comment): the matching documents and their scores
-// as a SQL fragment the resource queries build on. Scores are sums of precomputed posting impacts (lake/README.md).
+// The reference the engine is held to: BM25 over a collection's postings Parquet as SQL (the server's ranking before it
+// moved to the in-memory postings of src/engine/), with the item search's filters and groupings in SQL beside it.
+// test/ranking.test.ts and test/items-ranking.test.ts check that src/engine/ ranks exactly as these queries do; the
+// bench times the SQL as a baseline. Scores are sums of precomputed posting impacts (lake/README.md).
 import { join } from 'node:path';
-import { indexTable, POSTINGS_PART, type Collection } from '../../core/lake/format.ts';
-import { sqlString } from '../../core/sql.ts';
-import type { Release } from '../lake/release.ts';
-import { isStopTerm, parseQuery, phraseText, type ParsedQuery } from '../../core/text/analysis.ts';
-import type { Params } from './sql.ts';
+import { indexTable, POSTINGS_PART, type Collection } from '../core/lake/format.ts';
+import { itemFileNumberSql, itemMeetingDateSql, meetingIdPrefix } from '../core/lake/ids.ts';
+import { sqlString } from '../core/sql.ts';
+import type { Release } from '../src/lake/release.ts';
+import { isStopTerm, parseQuery, type ParsedQuery } from '../core/text/analysis.ts';
+import type { Supervisor } from '../core/roster.ts';
+import { rollCallFilter, type ItemSearchParams } from '../src/queries/items.ts';
+import { Params } from '../src/queries/sql.ts';
 
 export interface Matches {
   /** `SELECT doc_id, score FROM …`: every matching document of the collection (its values added to the caller's Params). */
@@ -106,10 +111,34 @@ function phrasePositions(phrase: string[], q: Params): string {
   return positions;
 }
 
-/** The query as searched: its terms, its quoted phrases, and each thesaurus expansion marked `~` (a lower weight). */
-export function interpreted(query: ParsedQuery): string[] {
-  const expansions = query.weighted.filter((w) => w.expansion).map((w) => `~${w.terms.length === 1 ? w.terms[0] : phraseText(w.terms)}`);
-  return [query.terms.join(' '), ...query.phrases.map(phraseText), ...expansions].filter((s) => s.length > 0);
-}
+/** Per grouping: its key and the meeting date that orders a group. */
+const GROUPING = {
+  file: { key: itemFileNumberSql('m.item_id'), date: itemMeetingDateSql('m.item_id'), join: '' },
+  matter: { key: 'lower(i.matter)', date: 'i.meeting_date', join: 'JOIN items i USING (item_id)' },
+} as const;
 
-export const round = (x: number) => Math.round(x * 10000) / 10000;
+export type SqlRankedItems = { item_id: string; score: number; group_count: number; total: number }[];
+
+/** The item search's ranking in SQL: every filter (roll calls and recorded positions by SQL) and grouping. */
+export async function rankItemsBySql(release: Release, p: ItemSearchParams, range: { from: number; to: number }, voter: Supervisor | null): Promise<SqlRankedItems> {
+  const q = new Params();
+  const m = await bm25(release, q, 'item', p.q, range);
+  if (m.empty) return [];
+  const conditions: string[] = [];
+  if (p.date) conditions.push(`starts_with(h.doc_id, ${q.add(meetingIdPrefix(p.date))})`);
+  const rolls = rollCallFilter({ ...p, voter: voter?.id }, q, 'h.doc_id');
+  if (rolls) conditions.push(rolls);
+  const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
+  const limit = q.add(p.limit);
+  const rows = await release.pool.rows(p.groupBy === 'none' ? `
+    SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
+    FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
+    WITH grouped AS (
+      SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUPING[p.groupBy].key}))::INTEGER AS group_count,
+             row_number() OVER (PARTITION BY ${GROUPING[p.groupBy].key} ORDER BY m.score DESC, ${GROUPING[p.groupBy].date} DESC, m.item_id) AS rank_in_group
+      FROM (${matched}) m ${GROUPING[p.groupBy].join}
+    )
+    SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
+    FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
+  return rows.map((r) => ({ item_id: String(r.item_id), score: Number(r.score), group_count: Number(r.group_count), total: Number(r.total) }));
+}

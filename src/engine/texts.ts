@@ -5,8 +5,9 @@
 import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
-import type { Release } from '../lake/release.ts';
+import { decodeItemRecord, type ItemRecord } from '../../core/lake/codecs/item-records.ts';
+import { decodeText } from '../../core/lake/codecs/text-store.ts';
+import type { EngineRelease } from './release.ts';
 import { COLLECTIONS, INDEX_DIR, indexTable, ITEM_RECORD_REFS, ITEM_RECORD_STORE, textStoreFile, type Collection } from '../../core/lake/format.ts';
 
 interface Refs { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
@@ -14,7 +15,7 @@ interface Refs { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
 /** A store of the release's index directory: its file, opened once, and its entries' places, read once (SQL: id, offset, bytes). */
 interface Store { file: string; refs: string }
 
-function refsOf(release: Release, store: Store): Promise<Refs> {
+function refsOf(release: EngineRelease, store: Store): Promise<Refs> {
   return release.memo(`refs:${store.file}`, async () => {
     const rows = await release.pool.with(async (c) => (await c.runAndReadAll(store.refs)).getRows());
     return {
@@ -39,19 +40,19 @@ export function sortedIndexOf<T extends string | number>(values: ArrayLike<T>, v
 }
 
 /** A store's entries and its file, opened once per release. */
-function opened(release: Release, store: Store): Promise<[Refs, FileHandle]> {
+function opened(release: EngineRelease, store: Store): Promise<[Refs, FileHandle]> {
   return Promise.all([
     refsOf(release, store),
     release.memo<FileHandle>(`store:${store.file}`, () => open(join(release.dir, INDEX_DIR, store.file), 'r'), (f) => void f.close()),
   ]);
 }
 
-/** Opens every store ahead of the first request (src/queries/warm.ts). */
-export const warmStores = (release: Release): Promise<unknown> =>
+/** Opens every store ahead of the first request (warm.ts). */
+export const warmStores = (release: EngineRelease): Promise<unknown> =>
   Promise.all([...COLLECTIONS.map((c) => opened(release, textStore(c))), opened(release, ITEM_RECORDS)]);
 
-/** The entries of `ids` in a store, inflated to text, by id (ids without an entry are left out). */
-async function readById(release: Release, store: Store, ids: string[]): Promise<Map<string, string>> {
+/** The entries of `ids` in a store, decoded, by id (ids without an entry are left out). */
+async function readById<T>(release: EngineRelease, store: Store, ids: string[], decode: (entry: Uint8Array) => T): Promise<Map<string, T>> {
   if (ids.length === 0) return new Map();
   const [refs, file] = await opened(release, store);
   const found = ids.map((id) => sortedIndexOf(refs.ids, id)).filter((i) => i >= 0);
@@ -61,14 +62,14 @@ async function readById(release: Release, store: Store, ids: string[]): Promise<
     const buf = Buffer.allocUnsafe(refs.bytes[i]);
     const read = readSync(file.fd, buf, 0, buf.length, refs.offsets[i]);
     if (read !== buf.length) throw new Error(`${store.file}: ${read} of ${buf.length} bytes at ${refs.offsets[i]}`);
-    return inflateRawSync(buf).toString('utf8');
+    return decode(buf);
   });
   return new Map(found.map((i, k) => [refs.ids[i], texts[k]]));
 }
 
 /** The texts of some documents of a collection, by id (ids without an entry are left out). */
-export function textsById(release: Release, collection: Collection, ids: string[]): Promise<Map<string, string>> {
-  return readById(release, textStore(collection), ids);
+export function textsById(release: EngineRelease, collection: Collection, ids: string[]): Promise<Map<string, string>> {
+  return readById(release, textStore(collection), ids, decodeText);
 }
 
 const textStore = (collection: Collection): Store => ({
@@ -81,11 +82,7 @@ const ITEM_RECORDS: Store = {
   refs: `SELECT item_id, record_offset::DOUBLE, record_bytes::INTEGER FROM ${ITEM_RECORD_REFS} ORDER BY item_id`,
 };
 
-/** An item's record as the store holds it: its row and its roll calls in order (lake column names). */
-export interface StoredItem { item: Record<string, any>; roll_calls: Record<string, any>[] }
-
 /** Item records by id (ids without a record are left out). */
-export async function itemRecordsById(release: Release, ids: string[]): Promise<Map<string, StoredItem>> {
-  const texts = await readById(release, ITEM_RECORDS, ids);
-  return new Map([...texts].map(([id, text]) => [id, JSON.parse(text) as StoredItem]));
+export function itemRecordsById(release: EngineRelease, ids: string[]): Promise<Map<string, ItemRecord>> {
+  return readById(release, ITEM_RECORDS, ids, decodeItemRecord);
 }

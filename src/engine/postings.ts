@@ -1,20 +1,21 @@
-// A collection's postings store (`index/<collection>_postings_store.bin`, lake/README.md), read per release: the term
+// A collection's postings store (`index/<collection>_postings_store.bin`, lake/README.md; its bytes decoded by
+// core/lake/codecs/postings-store.ts), read per release: the term
 // directory and the doc table once (Release.memo), a term's impacts and document numbers, or its positions, by offset
 // on the open file when a query first needs them, then kept decoded in a cache bounded in bytes (least recently used go).
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { INDEX_DIR, POSTINGS_STORE_MAGIC, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
+import {
+  decodeFooter, decodePositionEntries, decodeTermPostings, f64View, FOOTER_TAIL, footerLength, termPostingsBytes, termPostingsStarts, u16View, u32View,
+  type TermPositions, type TermPostings,
+} from '../../core/lake/codecs/postings-store.ts';
+import { INDEX_DIR, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
+import type { EngineRelease } from './release.ts';
 import { ByteLru } from '../lake/lru.ts';
-import type { Release } from '../lake/release.ts';
 
 /** Decoded lists kept per collection and release at most (bytes). */
 const CACHE_BYTES = 32 << 20;
 
-/** A term's postings: impacts and document numbers, in document order. */
-export interface TermPostings { impacts: Float64Array; docs: Uint32Array }
-
-/** A term's positions: posting i's are `bytes[from[i]..to[i])`, varints of the first position and the gaps after it. */
-export interface TermPositions { bytes: Buffer; from: Uint32Array; to: Uint32Array }
+export type { TermPositions, TermPostings };
 
 export class PostingsStore {
   private readonly cache = new ByteLru<TermPostings | TermPositions>(CACHE_BYTES);
@@ -38,18 +39,14 @@ export class PostingsStore {
     const file = await open(path, 'r');
     try {
       const size = (await file.stat()).size;
-      const tail = await readAt(file, size - 12, 12);
-      if (tail.toString('latin1', 4) !== POSTINGS_STORE_MAGIC) throw new Error(`${path}: not a postings store`);
-      const length = tail.readUInt32LE(0);
-      const footer = JSON.parse((await readAt(file, size - 12 - length, length)).toString('utf8')) as PostingsStoreFooter;
+      const length = footerLength(await readAt(file, size - FOOTER_TAIL, FOOTER_TAIL));
+      const footer = decodeFooter(await readAt(file, size - FOOTER_TAIL - length, length));
       const read = (key: keyof PostingsStoreFooter['sections']) => readAt(file, ...footer.sections[key]);
       const [termEnds, termBytes, termDf, termPositions, docIdEnds, docIdBytes, docYear, docKind] = await Promise.all(
         (['termEnds', 'termBytes', 'termDf', 'termPositions', 'docIdEnds', 'docIdBytes', 'docYear', 'docKind'] as const).map(read));
-      const df = u32(termDf);
-      const starts = new Float64Array(df.length);
-      for (let i = 1; i < df.length; i++) starts[i] = starts[i - 1] + 12 * df[i - 1];
-      return new PostingsStore(file, footer, u32(termEnds), termBytes, df, f64(termPositions), starts.map((s) => s + footer.sections.postings[0]),
-        u32(docIdEnds), docIdBytes, new Uint16Array(docYear.buffer, docYear.byteOffset, docYear.length / 2), docKind);
+      const df = u32View(termDf);
+      return new PostingsStore(file, footer, u32View(termEnds), termBytes, df, f64View(termPositions), termPostingsStarts(df, footer.sections.postings[0]),
+        u32View(docIdEnds), docIdBytes, u16View(docYear), docKind);
     } catch (e) {
       await file.close();
       throw e;
@@ -90,8 +87,8 @@ export class PostingsStore {
     return this.cached(`p ${term}`, async () => {
       const t = this.term(term);
       const df = t < 0 ? 0 : this.termDf[t];
-      const buf = df === 0 ? Buffer.alloc(0) : await readAt(this.file, this.termPostings[t], 12 * df);
-      return { impacts: new Float64Array(buf.buffer, buf.byteOffset, df), docs: new Uint32Array(buf.buffer, buf.byteOffset + 8 * df, df) };
+      const buf = df === 0 ? Buffer.alloc(0) : await readAt(this.file, this.termPostings[t], termPostingsBytes(df));
+      return decodeTermPostings(buf, df);
     }, (v) => v.impacts.byteLength + v.docs.byteLength);
   }
 
@@ -102,21 +99,7 @@ export class PostingsStore {
       if (t < 0) return { bytes: Buffer.alloc(0), from: new Uint32Array(0), to: new Uint32Array(0) };
       const start = this.termPositions[t];
       const bytes = await readAt(this.file, this.footer.sections.positions[0] + start, this.termPositions[t + 1] - start);
-      const df = this.termDf[t];
-      const from = new Uint32Array(df);
-      const to = new Uint32Array(df);
-      let p = 0;
-      for (let i = 0; i < df; i++) {
-        let length = 0;
-        for (let shift = 0; ; shift += 7) {
-          const b = bytes[p++];
-          length += (b & 0x7f) * 2 ** shift;
-          if (b < 0x80) break;
-        }
-        from[i] = p;
-        to[i] = p += length;
-      }
-      return { bytes, from, to };
+      return decodePositionEntries(bytes, this.termDf[t]);
     }, (v) => v.bytes.length + 8 * v.from.length);
   }
 
@@ -131,7 +114,7 @@ export class PostingsStore {
 }
 
 /** The release's postings store of a collection, opened once per release. */
-export function postingsStore(release: Release, collection: Collection): Promise<PostingsStore> {
+export function postingsStore(release: EngineRelease, collection: Collection): Promise<PostingsStore> {
   return release.memo(`postings-store:${collection}`, () => PostingsStore.open(join(release.dir, INDEX_DIR, postingsStoreFile(collection))), (s) => void s.close());
 }
 
@@ -161,5 +144,3 @@ function find(bytes: Buffer, ends: Uint32Array, value: string): number {
   return -1;
 }
 
-const u32 = (b: Buffer) => new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
-const f64 = (b: Buffer) => new Float64Array(b.buffer, b.byteOffset, b.length / 8);

@@ -13,15 +13,20 @@ import { TermVectorEmbedder, type TermModel } from '../../core/embed/term-vector
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
-import type { Release } from '../lake/release.ts';
-import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
+import type { EngineRelease } from './release.ts';
+import type { ParsedQuery } from '../../core/text/analysis.ts';
 import { exactSignals, fuse, PROTECTED, type ExactSignal } from './fusion.ts';
-import { postingsStore } from './postings-store.ts';
+import { postingsStore } from './postings.ts';
 import { sortedIndexOf } from './texts.ts';
 import { nearestPages, vectorIndex } from './vector-index.ts';
-import type { YearRange } from './years.ts';
 
 export const DEPTH = 100;
+
+/** A ranking as the engine answers it (rank.ts Ranking): hits by score, and the total. */
+interface Ranked {
+  hits: { id: string; score: number }[];
+  total: number;
+}
 
 export interface Retrieval {
   requested: 'lexical' | 'hybrid';
@@ -33,8 +38,6 @@ export interface Retrieval {
   exactMatch?: { signals: ExactSignal[]; kept: number };
 }
 
-interface Ranked { ids: { id: string; score: number }[]; total: number; query: ParsedQuery }
-
 interface Loaded {
   entry: EmbeddingsEntry;
   /** The query's embedder, or why there is none. */
@@ -42,23 +45,23 @@ interface Loaded {
 }
 
 /** Why a release's last load of its vectors failed, until a load succeeds. */
-const failures = new WeakMap<Release, string>();
+const failures = new WeakMap<EngineRelease, string>();
 
 /** The release's vectors in memory (vector-index.ts) and its query embedder, loaded once per release. */
-const vectorsOf = (release: Release): Promise<Loaded | null> => release.memo('vectors', () => load(release).then(
+const vectorsOf = (release: EngineRelease): Promise<Loaded | null> => release.memo('vectors', () => load(release).then(
   (loaded) => { failures.delete(release); return loaded; },
   (e: Error) => { failures.set(release, `page embeddings could not be loaded (${e.message})`); throw e; },
 ));
 
 /** Reads the release's vectors and query model ahead of the first hybrid query (a release without them: nothing). */
-export const warmVectors = (release: Release): Promise<unknown> => vectorsOf(release);
+export const warmVectors = (release: EngineRelease): Promise<unknown> => vectorsOf(release);
 
 /**
  * The release's vectors, or why a request does not wait for them: after a failed load (the warm-up's or a later one),
  * the next one runs in the background while requests answer lexically with the reason (waiting, each would wait the
  * whole load, seconds to a minute, and its time limit would run out first).
  */
-function vectorsFor(release: Release): Promise<Loaded | null> | string {
+function vectorsFor(release: EngineRelease): Promise<Loaded | null> | string {
   const failed = failures.get(release);
   const loading = vectorsOf(release);
   if (failed === undefined) return loading;
@@ -66,7 +69,7 @@ function vectorsFor(release: Release): Promise<Loaded | null> | string {
   return `${failed}; they are being loaded again`;
 }
 
-async function load(release: Release): Promise<Loaded | null> {
+async function load(release: EngineRelease): Promise<Loaded | null> {
   const entry = release.manifest.embeddings;
   if (!entry || !release.has('page_embeddings') || !Number.isInteger(entry.dim) || entry.dim <= 0) return null;
   const stored = entry.provider !== 'openai-compatible' && release.has('embedding_terms');
@@ -78,7 +81,7 @@ async function load(release: Release): Promise<Loaded | null> {
 }
 
 /** The release's stored model (table `embedding_terms`) as a model in memory. */
-async function termModel(release: Release, entry: EmbeddingsEntry): Promise<TermModel> {
+async function termModel(release: EngineRelease, entry: EmbeddingsEntry): Promise<TermModel> {
   const rows = await release.pool.rows('SELECT term, idf, projection FROM embedding_terms ORDER BY term');
   const projection = new Float32Array(rows.length * entry.dim);
   rows.forEach((r, i) => projection.set(r.projection as number[], i * entry.dim));
@@ -108,13 +111,14 @@ function failureReason(e: unknown, model: string): string {
 
 /**
  * Hybrid ranking of pages: `lexical(depth)` is the BM25 ranking (the same as mode=lexical); the answer is either the
- * fused ranking (`used: hybrid`) or the lexical one cut to `limit` with the reason.
+ * fused ranking (`used: hybrid`) or the lexical one cut to `limit` with the reason. `text` is the query as typed (it is
+ * embedded, and read for exact signals), `query` its analysis.
  */
-export async function hybridRank(release: Release, p: { q: string; kind?: string; limit: number } & YearRange, lexical: (depth: number) => Promise<Ranked>): Promise<Ranked & { retrieval: Retrieval }> {
+export async function hybridRank(release: EngineRelease, p: { text: string; query: ParsedQuery; kind?: string; from: number; to: number; limit: number }, lexical: (depth: number) => Promise<Ranked>): Promise<Ranked & { retrieval: Retrieval }> {
   const depth = Math.max(DEPTH, p.limit);
   const fallback = async (reason: string, lex?: Ranked) => {
     const l = lex ?? (await lexical(p.limit));
-    return { ids: l.ids.slice(0, p.limit), total: l.total, query: l.query, retrieval: { requested: 'hybrid' as const, used: 'lexical' as const, embeddingModel: null, semanticCoverage: 0, fallbackReason: reason } };
+    return { hits: l.hits.slice(0, p.limit), total: l.total, retrieval: { requested: 'hybrid' as const, used: 'lexical' as const, embeddingModel: null, semanticCoverage: 0, fallbackReason: reason } };
   };
   const loading = vectorsFor(release);
   if (typeof loading === 'string') return fallback(loading);
@@ -124,26 +128,25 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
   const { embedder } = vectors;
   if (typeof embedder === 'string') return fallback(embedder);
 
-  const [lex, qv] = await Promise.all([lexical(depth), embedder.embed([p.q]).then((v) => v[0], (e: unknown) => failureReason(e, vectors.entry.model))]);
+  const [lex, qv] = await Promise.all([lexical(depth), embedder.embed([p.text]).then((v) => v[0], (e: unknown) => failureReason(e, vectors.entry.model))]);
   if (typeof qv === 'string') return fallback(qv, lex);
   if (qv.length !== vectors.entry.dim) return fallback(`the embedding endpoint returned ${qv.length} dimensions, this release's vectors have ${vectors.entry.dim}`, lex);
   if (isZero(qv)) return fallback(`none of the query's words is in the vocabulary of ${vectors.entry.model}`, lex);
 
   // The vector ranking over every page under the filters; kept: its top `depth` and the lexical candidates.
-  const rows = nearestPages(await vectorIndex(release, vectors.entry.dim), qv, { from: p.from, to: p.to, kind: p.kind, depth, also: lex.ids.map((r) => r.id) });
+  const rows = nearestPages(await vectorIndex(release, vectors.entry.dim), qv, { from: p.from, to: p.to, kind: p.kind, depth, also: lex.hits.map((r) => r.id) });
   const similarity = new Map(rows.map((r) => [r.id, r.sim]));
   const inTop = rows.filter((r) => r.rank <= depth).map((r) => r.sim);
   const floor = inTop.length ? Math.min(...inTop) : 0;
   for (const r of rows) if (r.rank > depth) similarity.set(r.id, Math.min(floor, r.sim));
 
-  const signals = exactSignals(p.q);
-  const whole = signals.length ? null : await wholeMatches(release, p.q, lex.ids.slice(0, PROTECTED).map((r) => r.id));
-  const { ranked, kept } = fuse(lex.ids, similarity, floor, (id) => !whole || whole.has(id));
+  const signals = exactSignals(p.text);
+  const whole = signals.length ? null : await wholeMatches(release, p.query.terms, lex.hits.slice(0, PROTECTED).map((r) => r.id));
+  const { ranked, kept } = fuse(lex.hits, similarity, floor, (id) => !whole || whole.has(id));
   const covered = ranked.filter((r) => similarity.has(r.id)).length;
   return {
-    ids: ranked.slice(0, p.limit),
+    hits: ranked.slice(0, p.limit),
     total: ranked.length,
-    query: lex.query,
     retrieval: {
       requested: 'hybrid', used: 'hybrid', embeddingModel: vectors.entry.model,
       semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0, fallbackReason: null,
@@ -157,8 +160,7 @@ export async function hybridRank(release: Release, p: { q: string; kind?: string
  * from the page postings store, whose terms are the same analysis of the same texts (a stem is indexed for a page
  * exactly when `terms` of its text holds it), so no page text is read or analysed.
  */
-async function wholeMatches(release: Release, q: string, ids: string[]): Promise<Set<string>> {
-  const wanted = parseQuery(q).terms;
+async function wholeMatches(release: EngineRelease, wanted: string[], ids: string[]): Promise<Set<string>> {
   if (wanted.length === 0) return new Set();
   const store = await postingsStore(release, 'page');
   const lists = await Promise.all(wanted.map((t) => store.postings(t)));
