@@ -13,16 +13,28 @@ import { terms, words } from '../core/text/analysis.ts';
 
 export type Fts = Database.Database;
 
+export interface PageRow { page_id: string; year: number; kind: string; text: string }
+
+/** The pages FTS5 (and the JavaScript references, references.ts) index: the indexed ones, digit groups joined. */
+export async function readPages(releaseDir: string): Promise<PageRow[]> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const conn = await instance.connect();
+  try {
+    const reader = await conn.runAndReadAll(
+      `SELECT page_id, year::INTEGER AS year, kind, text FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet')}', hive_partitioning = true) WHERE indexed ORDER BY page_id`);
+    const rows = reader.getRowObjectsJson() as unknown as PageRow[];
+    for (const r of rows) r.text = r.text.replace(/(\d),(?=\d{3}\b)/g, '$1');
+    return rows;
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
 export async function buildFts(releaseDir: string, file: string): Promise<{ db: Fts; pages: number; ms: number }> {
   const started = performance.now();
   rmSync(file, { force: true });
-  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
-  const conn = await instance.connect();
-  const reader = await conn.runAndReadAll(
-    `SELECT page_id, year::INTEGER AS year, kind, text FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet')}', hive_partitioning = true) WHERE indexed ORDER BY page_id`);
-  const rows = reader.getRowObjectsJson() as { page_id: string; year: number; kind: string; text: string }[];
-  conn.closeSync();
-  instance.closeSync();
+  const rows = await readPages(releaseDir);
   const db = new Database(file);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
@@ -30,7 +42,7 @@ export async function buildFts(releaseDir: string, file: string): Promise<{ db: 
            tokenize = 'porter unicode61 remove_diacritics 2')`);
   const insert = db.prepare('INSERT INTO pages_fts (text, page_id, year, kind) VALUES (?, ?, ?, ?)');
   db.transaction(() => {
-    for (const r of rows) insert.run(r.text.replace(/(\d),(?=\d{3}\b)/g, '$1'), r.page_id, r.year, r.kind);
+    for (const r of rows) insert.run(r.text, r.page_id, r.year, r.kind);
   })();
   db.exec(`INSERT INTO pages_fts (pages_fts) VALUES ('optimize')`);
   return { db, pages: rows.length, ms: performance.now() - started };

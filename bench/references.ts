@@ -14,30 +14,10 @@
 //   Orama's `where` (`year: { eq }` on a number field, `kind: { eq }` on an enum), which selects documents before scoring.
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { create, insert, search as oramaSearch, type Orama } from '@orama/orama';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { join } from 'node:path';
 import { terms, words } from '../core/text/analysis.ts';
-import type { FtsQuery } from './fts5.ts';
-
-export interface PageRow { page_id: string; year: number; kind: string; text: string }
-
-/** The pages FTS5 indexes (fts5.ts reads the same SELECT), text with digit groups joined. */
-export async function readPages(releaseDir: string): Promise<PageRow[]> {
-  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
-  const conn = await instance.connect();
-  try {
-    const reader = await conn.runAndReadAll(
-      `SELECT page_id, year::INTEGER AS year, kind, text FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet')}', hive_partitioning = true) WHERE indexed ORDER BY page_id`);
-    const rows = reader.getRowObjectsJson() as unknown as PageRow[];
-    for (const r of rows) r.text = r.text.replace(/(\d),(?=\d{3}\b)/g, '$1');
-    return rows;
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
+import type { FtsQuery, PageRow } from './fts5.ts';
 
 /** A query as the libraries take it: plain words (OR'ed), or a phrase's words (all required). */
 export interface LibQuery { text: string; all: boolean; year?: number; kind?: string }

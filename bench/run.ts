@@ -23,8 +23,8 @@ import { yearRange } from '../src/queries/years.ts';
 import { bm25 } from '../test/sql-bm25.ts';
 import { Params } from '../src/queries/sql.ts';
 import { ENTITIES, lineStarts } from '../src/queries/snapshots.ts';
-import { buildFts, ftsSearch, type Fts } from './fts5.ts';
-import { buildMiniSearch, buildOrama, libQuery, readPages, type RefBuild, type Reference } from './references.ts';
+import { buildFts, ftsSearch, readPages, type Fts } from './fts5.ts';
+import { buildMiniSearch, buildOrama, libQuery, type RefBuild, type Reference } from './references.ts';
 import { deriveQueries, searchPath, SEARCH_CLASSES, type QuerySet, type SearchClass, type SearchQuery } from './queries.ts';
 import { round, summarize, type Latency } from './stats.ts';
 import type { LoadResult } from './load.ts';
@@ -536,16 +536,15 @@ async function benchScale(o: BenchOptions, scale: number): Promise<ScaleResult> 
       const fts = await buildFts(rel.dir, join(work, 'fts5.sqlite'));
       fts5Build = { pages: fts.pages, ms: Math.round(fts.ms) };
       o.log(`fts5: ${fts.pages} pages indexed in ${(fts.ms / 1000).toFixed(1)} s`);
-      let pages = await readPages(rel.dir);
       const libs: Reference[] = [];
       if (o.libraries) {
+        const pages = await readPages(rel.dir); // let go once the two indexes hold them
         libs.push(buildMiniSearch(pages));
         o.log(`minisearch: ${libs[0].build.pages} pages indexed in ${(libs[0].build.ms / 1000).toFixed(1)} s, heap ${libs[0].build.heapMb} MB`);
         libs.push(await buildOrama(pages));
         o.log(`orama: ${libs[1].build.pages} pages indexed in ${(libs[1].build.ms / 1000).toFixed(1)} s, heap ${libs[1].build.heapMb} MB`);
         libraryBuilds = Object.fromEntries(libs.map((l) => [l.name, l.build]));
       }
-      pages = [];
       o.log(`engine: our BM25 against SQLite FTS5${libs.length ? ', MiniSearch and Orama' : ''}`);
       for (const cls of SEARCH_CLASSES) if (set.search[cls].length) engine[cls] = await engineClass(release, fts.db, set.search[cls], o.iterations, libs);
       fts.db.close();

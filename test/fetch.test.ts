@@ -855,6 +855,18 @@ t.test('a year with far fewer meetings than the Board holds is an error', async 
     }),
   );
   t.same(half.years, [{ year: 2017, meetings: 1, expectedAtLeast: 0 }], 'prorated to the days of the window');
+  // A window too short for the yearly floor that holds no document: still an error, not an empty success.
+  const empty = await runFetch(
+    config(join(work, 'archive-empty-window'), { sources: ['archive'], since: '2018-08-01', until: '2018-08-10' }),
+  );
+  t.same(empty.years, [{ year: 2018, meetings: 0, expectedAtLeast: 0 }]);
+  t.match(empty.errors, [
+    {
+      kind: 'nothing-found',
+      expected: 'at least one agenda or minutes between 2018-08-01 and 2018-08-10',
+      message: 'no document found by archive (0 meetings listed)',
+    },
+  ]);
 });
 
 t.test(

@@ -115,7 +115,11 @@ t.test("search results as Markdown and as the page's HTML, with a query that hol
   const html = resultsHtml(form(q), { body, first: 1 }, null, null);
   t.match(html, /for “housing &lt;b&gt;”/, 'the page shows the query as text');
   t.notMatch(html, /<b>/, 'no markup from the query');
-  t.match(html, new RegExp(`${Math.min(body.total, 20)}|of ${body.total}`), 'the count of results');
+  t.match(
+    html,
+    new RegExp(`<p class="summary">(?:Results 1–\\d+ of ${body.total}|${body.total} results?) for “housing &lt;b&gt;”`),
+    'the count of results, in the summary line',
+  );
 });
 
 t.test('HTML of a PDF page: the words of the query marked, and a `<` in the text escaped', async (t) => {

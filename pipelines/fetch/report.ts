@@ -40,7 +40,7 @@ export interface YearCount {
   expectedAtLeast: number;
 }
 
-export type ErrorKind = 'source' | 'document' | 'too-few-meetings' | 'same-bytes';
+export type ErrorKind = 'source' | 'document' | 'too-few-meetings' | 'nothing-found' | 'same-bytes';
 
 export interface FetchError {
   kind: ErrorKind;
@@ -153,6 +153,17 @@ export function buildReport(inp: Inputs): FetchReport {
         message: `${y}: ${meetings} meetings found by ${cfg.sources.join(', ')}; a listing may have changed its shape or stopped early`,
       });
     }
+  }
+
+  // The yearly floor prorates to nothing over a short window: a run that found no document at all still fails.
+  if (!inp.documents.some((r) => FOUND.includes(r.outcome) || r.outcome === 'planned')) {
+    errors.push({
+      kind: 'nothing-found',
+      source: null,
+      url: '',
+      expected: `at least one agenda or minutes between ${cfg.since} and ${cfg.until}`,
+      message: `no document found by ${cfg.sources.join(', ')} (${allMeetings.size} meetings listed)`,
+    });
   }
 
   const bySha = new Map<string, StateEntry[]>();

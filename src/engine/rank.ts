@@ -33,8 +33,8 @@ export interface RankRequest extends RankFilters {
   collection: Collection;
   query: ParsedQuery;
   limit: number;
-  /** Documents ranked before every other match (see pinFirst). */
-  pinned?: Pin[];
+  /** Documents ranked before every other match (see pinFirst); a promise is awaited while the ranking runs. */
+  pinned?: Pin[] | Promise<Pin[]>;
   /** One hit per group of documents, its best match (see rankGroups). */
   grouping?: Grouping;
   /** Pages: fuse the ranking with the vector ranking of this text (mode=hybrid). */
@@ -81,10 +81,12 @@ export interface Ranking {
 type Ranked = Omit<Ranking, 'interpreted'>;
 
 export async function rank(release: EngineRelease, r: RankRequest): Promise<Ranking> {
+  // A pending pin list is awaited in pinFirst; marked handled here so a ranking that fails first leaves no stray rejection.
+  if (r.pinned instanceof Promise) r.pinned.catch(() => undefined);
   const lexical = (limit: number) =>
     r.grouping
       ? rankGroups(release, r, r.grouping, limit)
-      : r.pinned?.length
+      : r.pinned
         ? pinFirst(release, r, r.pinned, limit)
         : rankDocuments(release, r, limit);
   const ranked = r.hybrid ? await hybridRank(release, { ...r, text: r.hybrid.text }, lexical) : await lexical(r.limit);
@@ -113,8 +115,14 @@ async function rankDocuments(release: EngineRelease, r: RankRequest, limit: numb
  * The pinned documents first (see Pin; a pin the query does not match scores 0), then every other match by score. The
  * pins' scores are read where the ranking did not reach them; the total counts the pins that do not match too.
  */
-async function pinFirst(release: EngineRelease, r: RankRequest, pinned: Pin[], limit: number): Promise<Ranked> {
-  const ranked = await rankDocuments(release, r, 2 * limit);
+async function pinFirst(
+  release: EngineRelease,
+  r: RankRequest,
+  pinning: Pin[] | Promise<Pin[]>,
+  limit: number,
+): Promise<Ranked> {
+  const [ranked, pinned] = await Promise.all([rankDocuments(release, r, 2 * limit), pinning]);
+  if (pinned.length === 0) return { hits: ranked.hits.slice(0, limit), total: ranked.total };
   const scores = new Map(ranked.hits.map((h) => [h.id, h.score]));
   const missing = pinned.filter((n) => !scores.has(n.id)).map((n) => n.id);
   let extra = missing.length;

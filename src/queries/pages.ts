@@ -50,7 +50,7 @@ const LEXICAL: Retrieval = { requested: 'lexical', used: 'lexical', embeddingMod
  */
 export async function rankPages(release: Release, p: { q: string; kind?: string; date?: string; limit: number; hybrid?: boolean; snippets?: boolean } & YearRange) {
   const query = parseQuery(p.q);
-  const pinned = await namedPages(release, p.q, query, p);
+  const pinned = namedPages(release, p.q, query, p); // its SQL runs while the engine ranks
   const ranking = await rank(release, {
     collection: 'page', query, from: p.from, to: p.to, kind: p.kind, date: p.date, limit: p.limit, pinned,
     hybrid: p.hybrid ? { text: p.q } : undefined, snippets: p.snippets,

@@ -154,11 +154,21 @@ export function decodePositionEntries(bytes: Uint8Array, df: number): TermPositi
 
 /** Posting i's positions into `out` (room: `to[i] - from[i]` at least); returns how many. */
 export function decodePositions(p: TermPositions, i: number, out: Int32Array): number {
+  // On the phrase check's hot path: readVarint inlined with shifts (positions stay far below 2^28), no cursor object.
+  const { bytes } = p;
   const end = p.to[i];
-  const cursor = { at: p.from[i] };
+  let at = p.from[i];
   let count = 0;
   let last = 0;
-  while (cursor.at < end) out[count++] = last += readVarint(p.bytes, cursor);
+  while (at < end) {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[at++];
+      value |= (b & 0x7f) << shift;
+      if (b < 0x80) break;
+    }
+    out[count++] = last += value;
+  }
   return count;
 }
 
