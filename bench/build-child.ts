@@ -5,4 +5,6 @@ import { buildRelease } from '../pipelines/build.ts';
 const [corpus, lake] = process.argv.slice(2);
 const started = performance.now();
 const result = await buildRelease({ corpus, lake, cacheDir: null, keep: 1, quiet: true });
-process.stdout.write(JSON.stringify({ ...result, ms: performance.now() - started, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
+process.stdout.write(
+  JSON.stringify({ ...result, ms: performance.now() - started, maxRssKb: process.resourceUsage().maxRSS }) + '\n',
+);

@@ -4,6 +4,7 @@
 //   node --import tsx bench/compare.ts <baseUrlA> <baseUrlB> <paths.json> [iterations=20]   → a table on stdout
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+
 import { summarize } from './stats.ts';
 
 const agent = new Agent({ keepAlive: true, maxSockets: 2 });
@@ -15,7 +16,9 @@ function timed(base: string, path: string): Promise<{ ms: number; status: number
     request({ host: url.hostname, port: url.port, path: url.pathname + url.search, agent }, (res) => {
       res.on('data', () => {});
       res.on('end', () => resolve({ ms: performance.now() - t, status: res.statusCode ?? 0 }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -27,7 +30,15 @@ export async function compare(a: string, b: string, paths: string[], iterations:
     await timed(a, path);
     await timed(b, path);
     for (let i = 0; i < iterations; i++) {
-      for (const [base, samples] of (i % 2 ? [[b, sb], [a, sa]] : [[a, sa], [b, sb]]) as [string, number[]][]) {
+      for (const [base, samples] of (i % 2
+        ? [
+            [b, sb],
+            [a, sa],
+          ]
+        : [
+            [a, sa],
+            [b, sb],
+          ]) as [string, number[]][]) {
         const r = await timed(base, path);
         if (r.status !== 200) throw new Error(`${base}${path}: status ${r.status}`);
         samples.push(r.ms);

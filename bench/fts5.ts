@@ -5,15 +5,22 @@
 // matches alike, stopwords included (FTS5 stems them, ours keeps them as printed: only `"does"`-like stopwords differ).
 // FTS5 also scores stopwords and counts them in document length where ours does neither, and uses
 // idf = ln((N - n + 0.5) / (n + 0.5)) floored near zero where ours adds 1 inside log10, so common-term rankings differ.
-import Database from 'better-sqlite3';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { DuckDBInstance } from '@duckdb/node-api';
+import Database from 'better-sqlite3';
+
 import { terms, words } from '../core/text/analysis.ts';
 
 export type Fts = Database.Database;
 
-export interface PageRow { page_id: string; year: number; kind: string; text: string }
+export interface PageRow {
+  page_id: string;
+  year: number;
+  kind: string;
+  text: string;
+}
 
 /** The pages FTS5 (and the JavaScript references, references.ts) index: the indexed ones, digit groups joined. */
 export async function readPages(releaseDir: string): Promise<PageRow[]> {
@@ -21,7 +28,8 @@ export async function readPages(releaseDir: string): Promise<PageRow[]> {
   const conn = await instance.connect();
   try {
     const reader = await conn.runAndReadAll(
-      `SELECT page_id, year::INTEGER AS year, kind, text FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet')}', hive_partitioning = true) WHERE indexed ORDER BY page_id`);
+      `SELECT page_id, year::INTEGER AS year, kind, text FROM read_parquet('${join(releaseDir, 'pages', '*', '*.parquet')}', hive_partitioning = true) WHERE indexed ORDER BY page_id`,
+    );
     const rows = reader.getRowObjectsJson() as unknown as PageRow[];
     for (const r of rows) r.text = r.text.replace(/(\d),(?=\d{3}\b)/g, '$1');
     return rows;
@@ -62,17 +70,31 @@ export function ftsMatch(q: string): string {
   });
   for (const w of words(rest)) if (terms(w).length) parts.push(`"${w}"`);
   // Ours: a phrase is a filter, and every query term adds to the score; FTS5: the phrases AND'ed, other words OR'ed.
-  if (phrases.length) return phrases.join(' AND ') + (parts.length ? ` AND (${[...phrases, ...parts].join(' OR ')})` : '');
+  if (phrases.length)
+    return phrases.join(' AND ') + (parts.length ? ` AND (${[...phrases, ...parts].join(' OR ')})` : '');
   return parts.join(' OR ');
 }
 
-export interface FtsQuery { q: string; year?: number; kind?: string }
+export interface FtsQuery {
+  q: string;
+  year?: number;
+  kind?: string;
+}
 
 export function ftsSearch(db: Fts, f: FtsQuery, limit = 20): string[] {
   const where = ['pages_fts MATCH ?'];
   const params: unknown[] = [ftsMatch(f.q)];
-  if (f.year !== undefined) { where.push('year = ?'); params.push(f.year); }
-  if (f.kind) { where.push('kind = ?'); params.push(f.kind); }
+  if (f.year !== undefined) {
+    where.push('year = ?');
+    params.push(f.year);
+  }
+  if (f.kind) {
+    where.push('kind = ?');
+    params.push(f.kind);
+  }
   const sql = `SELECT page_id FROM pages_fts WHERE ${where.join(' AND ')} ORDER BY bm25(pages_fts), page_id LIMIT ${limit}`;
-  return (db.prepare(sql).pluck().all(...params) as string[]);
+  return db
+    .prepare(sql)
+    .pluck()
+    .all(...params) as string[];
 }

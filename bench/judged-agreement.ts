@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { JUDGED_FILE, KINDS, loadJudged } from './judged.ts';
 
 export const REJUDGED_FILE = join(dirname(JUDGED_FILE), 'rejudged.json');
@@ -38,7 +39,11 @@ export function confusion(pairs: Pairs, k: number): number[][] {
 
 if (process.argv[1]?.endsWith('bench/judged-agreement.ts')) {
   const { values } = parseArgs({ options: { rejudged: { type: 'string' } } });
-  const blind = (JSON.parse(readFileSync(values.rejudged ?? REJUDGED_FILE, 'utf8')) as { grades: Record<string, Record<string, number>> }).grades;
+  const blind = (
+    JSON.parse(readFileSync(values.rejudged ?? REJUDGED_FILE, 'utf8')) as {
+      grades: Record<string, Record<string, number>>;
+    }
+  ).grades;
   const byKind = new Map<string, Pairs>();
   let missing = 0;
   for (const q of loadJudged()) {

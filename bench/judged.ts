@@ -12,8 +12,9 @@ import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+
 import { codeKey } from '../pipelines/input-key.ts';
-import { buildFts, ftsSearch, type Fts } from './fts5.ts';
+import { buildFts, type Fts, ftsSearch } from './fts5.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,7 +33,11 @@ export interface JudgedQuery {
   /** Every pooled page judged, by page id; pages not listed count as 0. */
   judgments: Record<string, Grade>;
 }
-export interface Metrics { ndcg10: number; recall20: number; mrr: number }
+export interface Metrics {
+  ndcg10: number;
+  recall20: number;
+  mrr: number;
+}
 export interface JudgedResult {
   queries: number;
   embeddingModel: string | null;
@@ -42,7 +47,10 @@ export interface JudgedResult {
   perKind: Record<Kind, { queries: number } & Partial<Record<Engine, Metrics>>>;
   /** Queries whose hybrid request fell back to lexical (with the reason). */
   fallbacks: { id: string; reason: string }[];
-  perQuery: ({ id: string; kind: Kind; query: string } & Partial<Record<Engine, Metrics>> & { lexical: Metrics; hybrid: Metrics })[];
+  perQuery: ({ id: string; kind: Kind; query: string } & Partial<Record<Engine, Metrics>> & {
+      lexical: Metrics;
+      hybrid: Metrics;
+    })[];
 }
 
 export const JUDGED_FILE = join(ROOT, 'bench', 'judged', 'queries.json');
@@ -57,8 +65,13 @@ const gain = (g: number) => 2 ** g - 1;
 /** nDCG@k with graded gains; the ideal ranking orders every judged page by grade. */
 export function ndcgAt(ranked: string[], grades: Record<string, number>, k: number): number {
   let dcg = 0;
-  ranked.slice(0, k).forEach((id, i) => { dcg += gain(grades[id] ?? 0) / Math.log2(i + 2); });
-  const ideal = Object.values(grades).filter((g) => g > 0).sort((a, b) => b - a).slice(0, k)
+  ranked.slice(0, k).forEach((id, i) => {
+    dcg += gain(grades[id] ?? 0) / Math.log2(i + 2);
+  });
+  const ideal = Object.values(grades)
+    .filter((g) => g > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k)
     .reduce((s, g, i) => s + gain(g) / Math.log2(i + 2), 0);
   return ideal ? dcg / ideal : 0;
 }
@@ -77,24 +90,50 @@ export function reciprocalRank(ranked: string[], grades: Record<string, number>)
 }
 
 export function score(ranked: string[], grades: Record<string, number>): Metrics {
-  return { ndcg10: ndcgAt(ranked, grades, 10), recall20: recallAt(ranked, grades, 20), mrr: reciprocalRank(ranked, grades) };
+  return {
+    ndcg10: ndcgAt(ranked, grades, 10),
+    recall20: recallAt(ranked, grades, 20),
+    mrr: reciprocalRank(ranked, grades),
+  };
 }
 
-const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10000) / 10000 : 0);
-const average = (ms: Metrics[]): Metrics => ({ ndcg10: mean(ms.map((m) => m.ndcg10)), recall20: mean(ms.map((m) => m.recall20)), mrr: mean(ms.map((m) => m.mrr)) });
+const mean = (xs: number[]) =>
+  xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10000) / 10000 : 0;
+const average = (ms: Metrics[]): Metrics => ({
+  ndcg10: mean(ms.map((m) => m.ndcg10)),
+  recall20: mean(ms.map((m) => m.recall20)),
+  mrr: mean(ms.map((m) => m.mrr)),
+});
 
-export interface SearchAnswer { ids: string[]; used: string; embeddingModel: string | null; fallbackReason: string | null }
+export interface SearchAnswer {
+  ids: string[];
+  used: string;
+  embeddingModel: string | null;
+  fallbackReason: string | null;
+}
 
 /** The top `limit` page ids of `/api/search` at `baseUrl` in one mode. */
-export async function searchIds(baseUrl: string, q: string, mode: 'lexical' | 'hybrid', limit = 20): Promise<SearchAnswer> {
+export async function searchIds(
+  baseUrl: string,
+  q: string,
+  mode: 'lexical' | 'hybrid',
+  limit = 20,
+): Promise<SearchAnswer> {
   const res = await fetch(`${baseUrl}/api/search?${new URLSearchParams({ q, mode, limit: String(limit) })}`);
   if (!res.ok) throw new Error(`${mode} '${q}': HTTP ${res.status}`);
-  const body = await res.json() as { results: { id: string }[]; retrieval: { used: string; embeddingModel: string | null; fallbackReason: string | null } };
+  const body = (await res.json()) as {
+    results: { id: string }[];
+    retrieval: { used: string; embeddingModel: string | null; fallbackReason: string | null };
+  };
   return { ids: body.results.map((r) => r.id), ...body.retrieval };
 }
 
 /** Runs every judged query against `/api/search` at `baseUrl` in both modes, and against FTS5 when given. */
-export async function judgedMetrics(baseUrl: string, queries: JudgedQuery[] = loadJudged(), fts?: Fts): Promise<JudgedResult> {
+export async function judgedMetrics(
+  baseUrl: string,
+  queries: JudgedQuery[] = loadJudged(),
+  fts?: Fts,
+): Promise<JudgedResult> {
   const perQuery: JudgedResult['perQuery'] = [];
   const fallbacks: JudgedResult['fallbacks'] = [];
   let model: string | null = null;
@@ -104,7 +143,11 @@ export async function judgedMetrics(baseUrl: string, queries: JudgedQuery[] = lo
     if (hybrid.used !== 'hybrid') fallbacks.push({ id: q.id, reason: hybrid.fallbackReason ?? '' });
     model ??= hybrid.embeddingModel;
     perQuery.push({
-      id: q.id, kind: q.kind, query: q.query, lexical: score(lexical.ids, q.judgments), hybrid: score(hybrid.ids, q.judgments),
+      id: q.id,
+      kind: q.kind,
+      query: q.query,
+      lexical: score(lexical.ids, q.judgments),
+      hybrid: score(hybrid.ids, q.judgments),
       ...(fts ? { fts5: score(ftsSearch(fts, { q: q.query }), q.judgments) } : {}),
     });
   }
@@ -116,9 +159,14 @@ export async function judgedMetrics(baseUrl: string, queries: JudgedQuery[] = lo
     if (of.length) for (const e of engines) perKind[kind][e] = average(of.map((p) => p[e]!));
   }
   return {
-    queries: queries.length, embeddingModel: model,
-    lexical: average(perQuery.map((p) => p.lexical)), hybrid: average(perQuery.map((p) => p.hybrid)),
-    fts5: fts ? average(perQuery.map((p) => p.fts5!)) : null, perKind, fallbacks, perQuery,
+    queries: queries.length,
+    embeddingModel: model,
+    lexical: average(perQuery.map((p) => p.lexical)),
+    hybrid: average(perQuery.map((p) => p.hybrid)),
+    fts5: fts ? average(perQuery.map((p) => p.fts5!)) : null,
+    perKind,
+    fallbacks,
+    perQuery,
   };
 }
 
@@ -132,7 +180,10 @@ export async function judgedLake(): Promise<{ lake: string; releaseId: string; e
   const { pointCurrent } = await import('../pipelines/publish/release.ts');
   const source = await fixtureRelease();
   const lake = join(ROOT, '.cache', 'judged-lake');
-  const key = join(lake, `key-${source}-${codeKey(['core/embed', 'core/lake', 'pipelines/embed', 'pipelines/publish', 'pipelines/store'])}`);
+  const key = join(
+    lake,
+    `key-${source}-${codeKey(['core/embed', 'core/lake', 'pipelines/embed', 'pipelines/publish', 'pipelines/store'])}`,
+  );
   if (existsSync(key)) {
     const id = (await readFile(key, 'utf8')).trim();
     if (existsSync(join(lake, 'releases', id, 'manifest.json'))) {
@@ -147,7 +198,12 @@ export async function judgedLake(): Promise<{ lake: string; releaseId: string; e
 }
 
 /** A real server over the judged lake and an FTS5 index of the same release's page texts, for `use`. */
-export interface JudgedEngines { url: string; fts: Fts; releaseId: string; releaseDir: string }
+export interface JudgedEngines {
+  url: string;
+  fts: Fts;
+  releaseId: string;
+  releaseDir: string;
+}
 
 export async function withJudgedEngines<T>(use: (e: JudgedEngines) => Promise<T>): Promise<T> {
   const { start } = await import('../src/server.ts');
@@ -166,12 +222,16 @@ export async function withJudgedEngines<T>(use: (e: JudgedEngines) => Promise<T>
 
 /** The whole judged measurement, as `make bench` reports it. */
 export function runJudged(queries: JudgedQuery[] = loadJudged()): Promise<JudgedResult & { releaseId: string }> {
-  return withJudgedEngines(async ({ url, fts, releaseId }) => ({ releaseId, ...(await judgedMetrics(url, queries, fts)) }));
+  return withJudgedEngines(async ({ url, fts, releaseId }) => ({
+    releaseId,
+    ...(await judgedMetrics(url, queries, fts)),
+  }));
 }
 
 export function formatJudged(r: JudgedResult): string {
   const engines = ENGINES.filter((e) => e !== 'fts5' || r.fts5);
-  const cells = (m: Metrics | undefined) => (m ? [m.ndcg10, m.recall20, m.mrr].map((x) => x.toFixed(2)).join(' ') : '   —');
+  const cells = (m: Metrics | undefined) =>
+    m ? [m.ndcg10, m.recall20, m.mrr].map((x) => x.toFixed(2)).join(' ') : '   —';
   const lines = [
     `judged set: ${r.queries} queries, hybrid model ${r.embeddingModel ?? '(none)'}; nDCG@10 recall@20 MRR`,
     `| kind | n | ${engines.join(' | ')} |`,
@@ -184,23 +244,39 @@ export function formatJudged(r: JudgedResult): string {
   lines.push(`| overall | ${r.queries} | ${engines.map((e) => cells(r[e] ?? undefined)).join(' | ')} |`);
   const reasons = new Map<string, string[]>();
   for (const f of r.fallbacks) reasons.set(f.reason, [...(reasons.get(f.reason) ?? []), f.id]);
-  for (const [reason, ids] of reasons) lines.push(`hybrid fell back to lexical on ${ids.length} (${ids.join(', ')}): ${reason}`);
+  for (const [reason, ids] of reasons)
+    lines.push(`hybrid fell back to lexical on ${ids.length} (${ids.join(', ')}): ${reason}`);
   return lines.join('\n');
 }
 
 if (process.argv[1]?.endsWith('bench/judged.ts')) {
-  const { values } = parseArgs({ options: { 'per-query': { type: 'boolean', default: false }, kind: { type: 'string' }, out: { type: 'string' }, grades: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      'per-query': { type: 'boolean', default: false },
+      kind: { type: 'string' },
+      out: { type: 'string' },
+      grades: { type: 'string' },
+    },
+  });
   // --grades FILE: score against another judge's grades of the same pools (bench/judged/rejudged.json).
-  const regraded = values.grades ? (JSON.parse(readFileSync(values.grades, 'utf8')) as { grades: Record<string, Record<string, Grade>> }).grades : null;
+  const regraded = values.grades
+    ? (JSON.parse(readFileSync(values.grades, 'utf8')) as { grades: Record<string, Record<string, Grade>> }).grades
+    : null;
   const all = loadJudged().map((q) => (regraded?.[q.id] ? { ...q, judgments: regraded[q.id] } : q));
-  if (values.kind && !KINDS.includes(values.kind as Kind)) throw new Error(`--kind: one of ${KINDS.join(', ')}; got '${values.kind}'`);
+  if (values.kind && !KINDS.includes(values.kind as Kind))
+    throw new Error(`--kind: one of ${KINDS.join(', ')}; got '${values.kind}'`);
   const queries = values.kind ? all.filter((q) => q.kind === values.kind) : all;
   const started = performance.now();
   const r = await runJudged(queries);
-  process.stdout.write(`release ${r.releaseId}, ${((performance.now() - started) / 1000).toFixed(1)} s\n${formatJudged(r)}\n`);
+  process.stdout.write(
+    `release ${r.releaseId}, ${((performance.now() - started) / 1000).toFixed(1)} s\n${formatJudged(r)}\n`,
+  );
   if (values['per-query']) {
     const m = (x?: Metrics) => (x ? `${x.ndcg10.toFixed(2)}/${x.recall20.toFixed(2)}/${x.mrr.toFixed(2)}` : '—');
-    for (const p of r.perQuery) process.stdout.write(`  ${p.id} ${p.kind.padEnd(10)} lex ${m(p.lexical)} hyb ${m(p.hybrid)} fts ${m(p.fts5)}  ${p.query}\n`);
+    for (const p of r.perQuery)
+      process.stdout.write(
+        `  ${p.id} ${p.kind.padEnd(10)} lex ${m(p.lexical)} hyb ${m(p.hybrid)} fts ${m(p.fts5)}  ${p.query}\n`,
+      );
   }
   // Every query's numbers go to bench/work/ (git-ignored: engineers measuring in parallel would otherwise conflict);
   // the baseline per kind is in bench/README.md. A --kind run writes only where --out says.

@@ -2,13 +2,23 @@
 // smoke test's load): N keep-alive connections, each sending the next path of a shared rotation as soon as the last
 // answer is read.
 //   node --import tsx bench/load.ts <baseUrl> <paths.json> <connections> <seconds>   → one JSON line on stdout
-import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+
 import { summarize } from './stats.ts';
 
 export interface LoadResult {
-  tool: string; connections: number; seconds: number; requests: number; rps: number;
-  p50: number; p99: number; max: number; non2xx: number; errors: number; statuses: Record<string, number>;
+  tool: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  statuses: Record<string, number>;
 }
 
 async function main() {
@@ -24,15 +34,16 @@ async function main() {
   let next = 0;
   const started = performance.now();
   const deadline = started + seconds * 1000;
-  const one = (path: string) => new Promise<number>((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, agent, method: 'GET' }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
+  const one = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path, agent, method: 'GET' }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
-  });
   const loop = async () => {
     while (performance.now() < deadline) {
       const path = paths[next++ % paths.length];
@@ -49,10 +60,21 @@ async function main() {
   await Promise.all(Array.from({ length: connections }, loop));
   const elapsed = (performance.now() - started) / 1000;
   const lat = summarize(samples);
-  const non2xx = Object.entries(statuses).filter(([s]) => !s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
+  const non2xx = Object.entries(statuses)
+    .filter(([s]) => !s.startsWith('2'))
+    .reduce((n, [, c]) => n + c, 0);
   const out: LoadResult = {
-    tool: 'bench/load.ts', connections, seconds: Math.round(elapsed * 10) / 10, requests: samples.length,
-    rps: Math.round(samples.length / elapsed), p50: lat.p50, p99: lat.p99, max: lat.max, non2xx, errors, statuses,
+    tool: 'bench/load.ts',
+    connections,
+    seconds: Math.round(elapsed * 10) / 10,
+    requests: samples.length,
+    rps: Math.round(samples.length / elapsed),
+    p50: lat.p50,
+    p99: lat.p99,
+    max: lat.max,
+    non2xx,
+    errors,
+    statuses,
   };
   process.stdout.write(JSON.stringify(out) + '\n');
   agent.destroy();

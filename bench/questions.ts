@@ -5,7 +5,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
 import { withJudgedEngines } from './judged.ts';
 
 export const QUESTIONS_FILE = join(dirname(new URL(import.meta.url).pathname), 'questions', 'questions.json');
@@ -16,7 +18,13 @@ export interface Question {
   id: string;
   kind: 'natural' | 'meeting';
   question: string;
-  answer: { type: string; value: string | number | string[]; fileNumbers?: string[]; meetingDate?: string; pageId?: string };
+  answer: {
+    type: string;
+    value: string | number | string[];
+    fileNumbers?: string[];
+    meetingDate?: string;
+    pageId?: string;
+  };
   heldOut: boolean;
 }
 
@@ -25,13 +33,28 @@ type Bundle = Record<string, Json>;
 
 /** Lower case, `p.m.` as `pm`, punctuation other than `$ , . : / -` dropped, spaces collapsed. */
 export const norm = (s: string) =>
-  s.toLowerCase().replace(/\b([ap])\.m\./g, '$1m').replace(/[“”"'’()[\]]/g, ' ').replace(/\s+/g, ' ').trim();
+  s
+    .toLowerCase()
+    .replace(/\b([ap])\.m\./g, '$1m')
+    .replace(/[“”"'’()[\]]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** What of a bundle may hold the answer: its top legislative items and page matches, and any meeting record. */
 export function evidenceOf(bundle: Bundle): Json[] {
-  const list = (v: Json): Json[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? (list((v as Bundle).results ?? (v as Bundle).items ?? null) ?? []) : []);
+  const list = (v: Json): Json[] =>
+    Array.isArray(v)
+      ? v
+      : v && typeof v === 'object'
+        ? (list((v as Bundle).results ?? (v as Bundle).items ?? null) ?? [])
+        : [];
   const top = (v: Json) => list(v).slice(0, TOP);
-  return [...top(bundle.legislativeItems), ...top(bundle.pageMatches), bundle.meeting ?? null, bundle.meetings ?? null].filter((x) => x !== null && x !== undefined);
+  return [
+    ...top(bundle.legislativeItems),
+    ...top(bundle.pageMatches),
+    bundle.meeting ?? null,
+    bundle.meetings ?? null,
+  ].filter((x) => x !== null && x !== undefined);
 }
 
 /** Every number in the JSON held by a key naming a count, and every array's length. */
@@ -49,7 +72,12 @@ export function holds(q: Question, evidence: Json[]): boolean {
   const text = norm(JSON.stringify(evidence));
   const { type, value, fileNumbers = [], meetingDate } = q.answer;
   if (type === 'count' || type === 'position') return counts(evidence).includes(Number(value));
-  if (type === 'yesno') return fileNumbers.length > 0 && fileNumbers.every((f) => text.includes(f)) && (!meetingDate || text.includes(meetingDate));
+  if (type === 'yesno')
+    return (
+      fileNumbers.length > 0 &&
+      fileNumbers.every((f) => text.includes(f)) &&
+      (!meetingDate || text.includes(meetingDate))
+    );
   const values = Array.isArray(value) ? value : [String(value)];
   return values.every((v) => text.includes(norm(v)));
 }
@@ -61,11 +89,18 @@ async function viaRest(url: string, q: Question): Promise<Bundle> {
 }
 
 async function viaMcp(client: Client, q: Question): Promise<Bundle> {
-  const r = (await client.callTool({ name: 'ask', arguments: { q: q.question } })) as { structuredContent?: Bundle; content?: { type: string; text?: string }[] };
+  const r = (await client.callTool({ name: 'ask', arguments: { q: q.question } })) as {
+    structuredContent?: Bundle;
+    content?: { type: string; text?: string }[];
+  };
   return r.structuredContent ?? { text: (r.content ?? []).map((c) => c.text ?? '').join('\n') };
 }
 
-export interface QuestionScores { rest: { all: number; tuned: number; heldOut: number }; mcp: { all: number; tuned: number; heldOut: number }; wrong: { id: string; via: string; question: string }[] }
+export interface QuestionScores {
+  rest: { all: number; tuned: number; heldOut: number };
+  mcp: { all: number; tuned: number; heldOut: number };
+  wrong: { id: string; via: string; question: string }[];
+}
 
 export async function scoreQuestions(url: string, questions: Question[]): Promise<QuestionScores> {
   const client = new Client({ name: 'board-records-bench', version: '1.0.0' });
@@ -74,7 +109,10 @@ export async function scoreQuestions(url: string, questions: Question[]): Promis
   const wrong: QuestionScores['wrong'] = [];
   try {
     for (const q of questions) {
-      for (const [via, bundle] of [['rest', await viaRest(url, q)], ['mcp', await viaMcp(client, q)]] as const) {
+      for (const [via, bundle] of [
+        ['rest', await viaRest(url, q)],
+        ['mcp', await viaMcp(client, q)],
+      ] as const) {
         if (holds(q, evidenceOf(bundle))) right[via].add(q.id);
         else wrong.push({ id: q.id, via, question: q.question });
       }
@@ -82,22 +120,34 @@ export async function scoreQuestions(url: string, questions: Question[]): Promis
   } finally {
     await client.close();
   }
-  const share = (set: Set<string>, qs: Question[]) => (qs.length ? Math.round((1000 * qs.filter((q) => set.has(q.id)).length) / qs.length) / 1000 : NaN);
+  const share = (set: Set<string>, qs: Question[]) =>
+    qs.length ? Math.round((1000 * qs.filter((q) => set.has(q.id)).length) / qs.length) / 1000 : NaN;
   const tuned = questions.filter((q) => !q.heldOut);
   const heldOut = questions.filter((q) => q.heldOut);
-  const of = (set: Set<string>) => ({ all: share(set, questions), tuned: share(set, tuned), heldOut: share(set, heldOut) });
+  const of = (set: Set<string>) => ({
+    all: share(set, questions),
+    tuned: share(set, tuned),
+    heldOut: share(set, heldOut),
+  });
   return { rest: of(right.rest), mcp: of(right.mcp), wrong };
 }
 
-export const loadQuestions = (path = QUESTIONS_FILE): Question[] => (JSON.parse(readFileSync(path, 'utf8')) as { questions: Question[] }).questions;
+export const loadQuestions = (path = QUESTIONS_FILE): Question[] =>
+  (JSON.parse(readFileSync(path, 'utf8')) as { questions: Question[] }).questions;
 
 if (process.argv[1]?.endsWith('bench/questions.ts')) {
-  const { values } = parseArgs({ options: { 'per-question': { type: 'boolean', default: false }, out: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { 'per-question': { type: 'boolean', default: false }, out: { type: 'string' } },
+  });
   const questions = loadQuestions();
   const r = await withJudgedEngines(({ url }) => scoreQuestions(url, questions));
-  const line = (name: string, s: QuestionScores['rest']) => `${name.padEnd(11)} all ${s.all.toFixed(3)}  tuned ${s.tuned.toFixed(3)}  held out ${s.heldOut.toFixed(3)}`;
-  process.stdout.write(`${questions.length} questions (${questions.filter((q) => q.heldOut).length} held out)\n${line('/api/query', r.rest)}\n${line('MCP ask', r.mcp)}\n`);
-  if (values['per-question']) for (const w of r.wrong) process.stdout.write(`  wrong ${w.via.padEnd(4)} ${w.id} ${w.question}\n`);
+  const line = (name: string, s: QuestionScores['rest']) =>
+    `${name.padEnd(11)} all ${s.all.toFixed(3)}  tuned ${s.tuned.toFixed(3)}  held out ${s.heldOut.toFixed(3)}`;
+  process.stdout.write(
+    `${questions.length} questions (${questions.filter((q) => q.heldOut).length} held out)\n${line('/api/query', r.rest)}\n${line('MCP ask', r.mcp)}\n`,
+  );
+  if (values['per-question'])
+    for (const w of r.wrong) process.stdout.write(`  wrong ${w.via.padEnd(4)} ${w.id} ${w.question}\n`);
   if (values.out) {
     mkdirSync(dirname(values.out), { recursive: true });
     writeFileSync(values.out, JSON.stringify({ measuredAt: new Date().toISOString(), ...r }, null, 2) + '\n');

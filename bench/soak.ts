@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
 import { buildRelease } from '../pipelines/build.ts';
 import { currentReleaseId, pointCurrent } from '../pipelines/publish/release.ts';
 
@@ -24,10 +25,22 @@ const soakSeconds = Number(process.env.SOAK_SECONDS || 600);
 const warmSeconds = Number(process.env.WARM_SECONDS || 180);
 
 const PATHS = [
-  '/api/search?q=housing', '/api/search?q=Better%20Roof%20Requirements&kind=minutes', '/api/search?q=%22living%20roofs%22', '/api/search?q=160965',
-  '/api/search?q=budget&year=2017&kind=agenda', '/api/items?q=Transbay%20Block%208&groupBy=file', '/api/items?q=resolution&voter=Wiener&position=no',
-  '/api/comments?q=Falun%20Gong', '/api/aggregates/votes?voter=Peskin', '/api/aggregates/housing?voter=Kim', '/api/query?q=How%20did%20Wiener%20vote%20on%20housing%20in%202016',
-  '/api/pages/2016-11-01-minutes-p4', '/api/items/2016-11-01-minutes-161169', '/api/snapshots/supervisors?format=ndjson', '/api/changes?limit=50', '/api/health',
+  '/api/search?q=housing',
+  '/api/search?q=Better%20Roof%20Requirements&kind=minutes',
+  '/api/search?q=%22living%20roofs%22',
+  '/api/search?q=160965',
+  '/api/search?q=budget&year=2017&kind=agenda',
+  '/api/items?q=Transbay%20Block%208&groupBy=file',
+  '/api/items?q=resolution&voter=Wiener&position=no',
+  '/api/comments?q=Falun%20Gong',
+  '/api/aggregates/votes?voter=Peskin',
+  '/api/aggregates/housing?voter=Kim',
+  '/api/query?q=How%20did%20Wiener%20vote%20on%20housing%20in%202016',
+  '/api/pages/2016-11-01-minutes-p4',
+  '/api/items/2016-11-01-minutes-161169',
+  '/api/snapshots/supervisors?format=ndjson',
+  '/api/changes?limit=50',
+  '/api/health',
   '/?q=Cuomo&supervisor=Wiener',
 ];
 
@@ -46,22 +59,33 @@ async function twoReleases(): Promise<{ lake: string; first: string; second: str
 }
 
 function startServer(lake: string): Promise<{ url: string; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...process.env, LAKE: lake, PORT: '0', WATCH_MS: '500' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, LAKE: lake, PORT: '0', WATCH_MS: '500' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
-  return new Promise((ok) => child.stderr.on('data', (d) => {
-    err += d;
-    const m = /at (http:\/\/[^/]+)\//.exec(err);
-    if (m) ok({ url: m[1], pid: child.pid!, stop: () => child.kill('SIGTERM') });
-  }));
+  return new Promise((ok) =>
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /at (http:\/\/[^/]+)\//.exec(err);
+      if (m) ok({ url: m[1], pid: child.pid!, stop: () => child.kill('SIGTERM') });
+    }),
+  );
 }
 
-const rssMiB = async (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const rssMiB = async (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 function load(url: string, connections: number, seconds: number): Promise<Record<string, number>> {
   return new Promise((ok) => {
     const pathsFile = join(tmpdir(), `soak-paths-${process.pid}.json`);
     void writeFile(pathsFile, JSON.stringify(PATHS)).then(() => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/load.ts', url, pathsFile, String(connections), String(seconds)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'bench/load.ts', url, pathsFile, String(connections), String(seconds)],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.on('close', () => ok(JSON.parse(out.trim().split('\n').pop()!)));
@@ -85,7 +109,10 @@ const switched = (await (await fetch(`${server.url}/api/health`)).json()) as { r
 const warmLoad = await load(server.url, 8, warmSeconds);
 const samples: { t: number; rss: number }[] = [];
 const started = Date.now();
-const sampler = setInterval(() => void rssMiB(server.pid).then((rss) => samples.push({ t: (Date.now() - started) / 1000, rss })), 5000);
+const sampler = setInterval(
+  () => void rssMiB(server.pid).then((rss) => samples.push({ t: (Date.now() - started) / 1000, rss })),
+  5000,
+);
 const soakLoad = await load(server.url, 8, soakSeconds);
 clearInterval(sampler);
 server.stop();
@@ -97,16 +124,37 @@ const late = mean(samples.filter((s) => s.t >= soakSeconds - window).map((s) => 
 const drift = early ? (late - early) / early : 0;
 const results = {
   machine: { cores: (await import('node:os')).cpus().length, node: process.version },
-  load: { ...switchLoad, releaseSwitch: { from: first, to: second, servedAfter: switched.release, ok: switched.release === second } },
+  load: {
+    ...switchLoad,
+    releaseSwitch: { from: first, to: second, servedAfter: switched.release, ok: switched.release === second },
+  },
   soak: {
-    ...soakLoad, warmUp: { seconds: warmLoad.seconds, requests: warmLoad.requests, non2xx: warmLoad.non2xx, errors: warmLoad.errors },
-    rssMiB: { early: Math.round(early), late: Math.round(late), peak: Math.round(Math.max(...samples.map((s) => s.rss))) }, drift: Math.round(drift * 1000) / 1000,
+    ...soakLoad,
+    warmUp: {
+      seconds: warmLoad.seconds,
+      requests: warmLoad.requests,
+      non2xx: warmLoad.non2xx,
+      errors: warmLoad.errors,
+    },
+    rssMiB: {
+      early: Math.round(early),
+      late: Math.round(late),
+      peak: Math.round(Math.max(...samples.map((s) => s.rss))),
+    },
+    drift: Math.round(drift * 1000) / 1000,
     samples: samples.map((s) => [Math.round(s.t), Math.round(s.rss)]),
   },
   currentAtEnd: await currentReleaseId(lake),
 };
 await writeFile(join(ROOT, 'bench', 'soak-results.json'), JSON.stringify(results, null, 2) + '\n');
-console.log(`load: ${switchLoad.rps} req/s at 32 connections for ${switchLoad.seconds} s, p99 ${switchLoad.p99} ms, non-2xx ${switchLoad.non2xx}, errors ${switchLoad.errors}; release switch ${first} → ${switched.release} ${results.load.releaseSwitch.ok ? 'ok' : 'FAILED'}`);
-console.log(`soak: ${soakLoad.rps} req/s at 8 connections for ${soakLoad.seconds} s, p99 ${soakLoad.p99} ms, non-2xx ${soakLoad.non2xx}, errors ${soakLoad.errors}; RSS ${results.soak.rssMiB.early} → ${results.soak.rssMiB.late} MiB (drift ${(drift * 100).toFixed(1)}%, peak ${results.soak.rssMiB.peak} MiB)`);
-const failed = switchLoad.non2xx + switchLoad.errors + warmLoad.non2xx + warmLoad.errors + soakLoad.non2xx + soakLoad.errors > 0 || !results.load.releaseSwitch.ok || drift >= 0.1;
+console.log(
+  `load: ${switchLoad.rps} req/s at 32 connections for ${switchLoad.seconds} s, p99 ${switchLoad.p99} ms, non-2xx ${switchLoad.non2xx}, errors ${switchLoad.errors}; release switch ${first} → ${switched.release} ${results.load.releaseSwitch.ok ? 'ok' : 'FAILED'}`,
+);
+console.log(
+  `soak: ${soakLoad.rps} req/s at 8 connections for ${soakLoad.seconds} s, p99 ${soakLoad.p99} ms, non-2xx ${soakLoad.non2xx}, errors ${soakLoad.errors}; RSS ${results.soak.rssMiB.early} → ${results.soak.rssMiB.late} MiB (drift ${(drift * 100).toFixed(1)}%, peak ${results.soak.rssMiB.peak} MiB)`,
+);
+const failed =
+  switchLoad.non2xx + switchLoad.errors + warmLoad.non2xx + warmLoad.errors + soakLoad.non2xx + soakLoad.errors > 0 ||
+  !results.load.releaseSwitch.ok ||
+  drift >= 0.1;
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,12 @@
 // Latency summaries: nearest-rank percentiles over samples in milliseconds.
-export interface Latency { n: number; p50: number; p95: number; p99: number; mean: number; max: number }
+export interface Latency {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  max: number;
+}
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -2,8 +2,18 @@
 // HTTP cache, on one machine. Every part is an ordinary one (src/main.ts processes, the Debian nginx); this file only
 // starts them, waits for them to answer and stops them. deploy/README.md maps it to many machines.
 //   node --import tsx deploy/cluster.ts   (REPLICAS, PORT, HOST, LAKE, NGINX_CACHE=0|1, NGINX_WORKERS, ANSWER_CACHE_MB)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -39,10 +49,12 @@ export interface Cluster {
 /** A port no one listens on right now. */
 export function freePort(host: string): Promise<number> {
   return new Promise((ok, fail) => {
-    const s = createServer().once('error', fail).listen(0, host, () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
+    const s = createServer()
+      .once('error', fail)
+      .listen(0, host, () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => ok(port));
+      });
   });
 }
 
@@ -51,7 +63,9 @@ async function answers(url: string, ms: number): Promise<void> {
   for (;;) {
     try {
       if ((await fetch(url)).ok) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > until) throw new Error(`${url} did not answer within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -64,9 +78,17 @@ const CACHE = `      proxy_cache answers;
       proxy_cache_use_stale updating error timeout http_503;`;
 
 /** The configuration for these replicas, from deploy/nginx.conf. */
-export function nginxConf(prefix: string, listen: string, replicas: string[], o: Pick<ClusterOptions, 'cache' | 'nginxWorkers'>): string {
+export function nginxConf(
+  prefix: string,
+  listen: string,
+  replicas: string[],
+  o: Pick<ClusterOptions, 'cache' | 'nginxWorkers'>,
+): string {
   const fill: Record<string, string> = {
-    PREFIX: prefix, LISTEN: listen, WORKERS: String(o.nginxWorkers), CACHE: o.cache ? CACHE : '      proxy_cache off;',
+    PREFIX: prefix,
+    LISTEN: listen,
+    WORKERS: String(o.nginxWorkers),
+    CACHE: o.cache ? CACHE : '      proxy_cache off;',
     UPSTREAMS: replicas.map((r) => `    server ${r} max_fails=0;`).join('\n'),
   };
   return readFileSync(join(ROOT, 'deploy', 'nginx.conf'), 'utf8').replace(/@([A-Z]+)@/g, (_, k: string) => fill[k]);
@@ -92,10 +114,21 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     for (let i = 0; i < o.replicas; i++) {
       const p = await freePort(o.host);
       const out = openSync(join(prefix, `replica-${i}.log`), 'a');
-      children.push(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: ROOT, stdio: ['ignore', out, out],
-        env: { DUCKDB_THREADS: String(Math.max(1, Math.floor(availableParallelism() / o.replicas))), ...process.env, PORT: String(p), HOST: o.host, LAKE: o.lake, PUBLIC_BASE_URL: url, ANSWER_CACHE_MB: String(o.answerCacheMb) },
-      }));
+      children.push(
+        spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          cwd: ROOT,
+          stdio: ['ignore', out, out],
+          env: {
+            DUCKDB_THREADS: String(Math.max(1, Math.floor(availableParallelism() / o.replicas))),
+            ...process.env,
+            PORT: String(p),
+            HOST: o.host,
+            LAKE: o.lake,
+            PUBLIC_BASE_URL: url,
+            ANSWER_CACHE_MB: String(o.answerCacheMb),
+          },
+        }),
+      );
       replicas.push(`${o.host}:${p}`);
     }
     // A replica listens once its release's warm-up is read (src/server.ts): answering is being ready.
@@ -103,7 +136,9 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     writeFileSync(join(prefix, 'nginx.conf'), nginxConf(prefix, `${o.host}:${port}`, replicas, o));
     const test = spawnSync(NGINX, ['-t', '-q', '-p', prefix, '-c', join(prefix, 'nginx.conf')], { encoding: 'utf8' });
     if (test.status !== 0) throw new Error(`nginx -t: ${test.stderr}`);
-    children.push(spawn(NGINX, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' }));
+    children.push(
+      spawn(NGINX, ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' }),
+    );
     await answers(`${url}/api/health`, 20_000);
     return { url, replicas, prefix, pids: children.map((c) => c.pid!), close: stop };
   } catch (e) {
@@ -115,9 +150,17 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
 if (process.argv[1]?.endsWith('deploy/cluster.ts')) {
   const env = process.env;
   const cluster = await startCluster({
-    lake: resolve(env.LAKE || 'lake'), replicas: Number(env.REPLICAS || 2), host: env.HOST || '127.0.0.1', port: Number(env.PORT || 8080),
-    cache: env.NGINX_CACHE !== '0', answerCacheMb: Number(env.ANSWER_CACHE_MB ?? 64), nginxWorkers: Number(env.NGINX_WORKERS || 1),
+    lake: resolve(env.LAKE || 'lake'),
+    replicas: Number(env.REPLICAS || 2),
+    host: env.HOST || '127.0.0.1',
+    port: Number(env.PORT || 8080),
+    cache: env.NGINX_CACHE !== '0',
+    answerCacheMb: Number(env.ANSWER_CACHE_MB ?? 64),
+    nginxWorkers: Number(env.NGINX_WORKERS || 1),
   });
-  process.stderr.write(`serve-cluster: nginx at ${cluster.url}/ over ${cluster.replicas.length} replicas (${cluster.replicas.join(', ')}); logs in ${cluster.prefix}\n`);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void cluster.close().then(() => process.exit(0)));
+  process.stderr.write(
+    `serve-cluster: nginx at ${cluster.url}/ over ${cluster.replicas.length} replicas (${cluster.replicas.join(', ')}); logs in ${cluster.prefix}\n`,
+  );
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => void cluster.close().then(() => process.exit(0)));
 }

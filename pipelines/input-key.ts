@@ -4,8 +4,9 @@ import { createHash, type Hash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { popplerVersion } from './extract/pdftotext.ts';
+
 import { exportFiles } from './exports/shapes.ts';
+import { popplerVersion } from './extract/pdftotext.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

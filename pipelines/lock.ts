@@ -13,7 +13,10 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-interface Holder { pid: number; startedAt: string }
+interface Holder {
+  pid: number;
+  startedAt: string;
+}
 
 async function holderOf(path: string): Promise<{ text: string; holder: Holder | null } | null> {
   const text = await readFile(path, 'utf8').catch(() => null);
@@ -34,13 +37,18 @@ export class LockHeld extends Error {}
  * LockHeld naming the holder after that. Resolves with the function that lets it go. The same process holding it
  * counts as a live holder, so two runs in one process exclude each other too.
  */
-export async function takeLock(path: string, what: string, waitMs = 0, onWait?: (message: string) => void): Promise<() => Promise<void>> {
+export async function takeLock(
+  path: string,
+  what: string,
+  waitMs = 0,
+  onWait?: (message: string) => void,
+): Promise<() => Promise<void>> {
   const mine = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies Holder) + '\n';
   const aside = `${path}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   await writeFile(aside, mine);
   const deadline = Date.now() + waitMs;
   try {
-    for (let waited = false; ; ) {
+    for (let waited = false; ;) {
       try {
         await link(aside, path);
         return async () => {
@@ -58,7 +66,8 @@ export async function takeLock(path: string, what: string, waitMs = 0, onWait?: 
         continue;
       }
       const message = `another ${what} (pid ${held.holder.pid}, started ${held.holder.startedAt}) holds ${path}`;
-      if (Date.now() >= deadline) throw new LockHeld(waitMs > 0 ? `${message}; waited ${Math.round(waitMs / 1000)} s` : message);
+      if (Date.now() >= deadline)
+        throw new LockHeld(waitMs > 0 ? `${message}; waited ${Math.round(waitMs / 1000)} s` : message);
       if (!waited) onWait?.(`waiting for ${message}`);
       waited = true;
       await new Promise((r) => setTimeout(r, Math.min(250, Math.max(1, deadline - Date.now()))));

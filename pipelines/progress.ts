@@ -1,5 +1,8 @@
 // A progress bar on a terminal; one log line per stage otherwise (CI, pipes).
-export interface Progress { tick(n?: number): void; done(summary?: string): void }
+export interface Progress {
+  tick(n?: number): void;
+  done(summary?: string): void;
+}
 
 export function stage(name: string, total: number, out: NodeJS.WriteStream = process.stderr): Progress {
   const started = Date.now();

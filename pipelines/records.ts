@@ -2,14 +2,18 @@
 // Ids are derived from what a record is (meeting, document kind, page, file number, place in the document), never from
 // build order, so they stay stable across releases.
 import type { DocumentKind, Position, Result } from '../core/lake/format.ts';
-import type { RosterEntry } from '../core/roster.ts';
-
 import type { ActionType } from '../core/lake/format.ts';
+import type { RosterEntry } from '../core/roster.ts';
 export type { ActionType };
 
 export type AmountQualifier = 'not-to-exceed' | 'increase' | 'decrease' | 'appropriation' | 'revenue' | 'stated';
 
-export interface Amount { raw: string; value: number; currency: 'USD'; qualifier: AmountQualifier }
+export interface Amount {
+  raw: string;
+  value: number;
+  currency: 'USD';
+  qualifier: AmountQualifier;
+}
 
 export interface Extracted {
   amounts: Amount[];
@@ -18,7 +22,10 @@ export interface Extracted {
   parties: string[];
 }
 
-export interface UnitMention { units: number; sentence: string }
+export interface UnitMention {
+  units: number;
+  sentence: string;
+}
 
 export interface ItemRecord {
   /** `<documentId>-<fileNumber>`, with `-2`, `-3` … for later blocks of the same file in one document. */
@@ -123,7 +130,15 @@ export interface CommentRecord {
 /** A roster identity with the name variants recorded for it (core/roster.ts). */
 export type SupervisorRecord = RosterEntry;
 
-export type ProblemKind = 'count-mismatch' | 'unresolved-name' | 'ambiguous-name' | 'unparsed-block' | 'unparsed-speaker' | 'unclassified-action' | 'garbage-page' | 'repaired-page';
+export type ProblemKind =
+  | 'count-mismatch'
+  | 'unresolved-name'
+  | 'ambiguous-name'
+  | 'unparsed-block'
+  | 'unparsed-speaker'
+  | 'unclassified-action'
+  | 'garbage-page'
+  | 'repaired-page';
 
 export interface Problem {
   documentId: string;

@@ -1,12 +1,13 @@
 // The corpus folder → the list of source documents, each checked against its sha256.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
+
 import { isIsoDate } from '../core/dates.ts';
-import { officialUrl, SYNTHETIC_BASE } from '../core/official-urls.ts';
-import type { DocumentKind, ExclusionKind, ExcludedInput } from '../core/lake/format.ts';
+import type { DocumentKind, ExcludedInput, ExclusionKind } from '../core/lake/format.ts';
 import { documentId } from '../core/lake/ids.ts';
+import { officialUrl, SYNTHETIC_BASE } from '../core/official-urls.ts';
 
 export interface SourceDocument {
   /** Stable id: meeting date and kind, e.g. `2016-11-01-minutes`. */

@@ -5,12 +5,13 @@
 // (src/http/openapi.ts) reads the file; test/openapi.test.ts sends every example again and validates the answers.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Overloaded } from '../src/lake/pool.ts';
+
 import { toProblem } from '../src/http/errors.ts';
-import { EXAMPLES_FILE, type Examples, type OperationExamples } from '../src/http/openapi.ts';
+import { type Examples, EXAMPLES_FILE, type OperationExamples } from '../src/http/openapi.ts';
 import { openapi } from '../src/http/routes/index.ts';
+import { Overloaded } from '../src/lake/pool.ts';
 import { startFixtureServer } from '../test/fixture.ts';
-import { answer, exampleUrl, missingValues, type Answer } from '../test/openapi-requests.ts';
+import { type Answer, answer, exampleUrl, missingValues } from '../test/openapi-requests.ts';
 
 /** The base URL the examples' links name: the default `make serve` address. */
 const BASE = 'http://127.0.0.1:8080';

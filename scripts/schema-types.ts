@@ -10,6 +10,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import * as prettier from 'prettier';
+
 import { schemas } from '../src/schemas.ts';
 
 type Node = Record<string, unknown>;
@@ -126,8 +129,12 @@ class Generator {
   }
 }
 
-/** The text of src/schema-types.ts. */
-export function generate(): string {
+/** The text of src/schema-types.ts, as prettier formats it (so `prettier --check .` holds for it too). */
+export async function generate(): Promise<string> {
+  return prettier.format(unformatted(), { ...(await prettier.resolveConfig(TYPES_FILE)), filepath: TYPES_FILE });
+}
+
+function unformatted(): string {
   const list = schemas.filter((s) => !s.$id.startsWith('examples/')).sort((a, b) => (a.$id < b.$id ? -1 : 1));
   const names = new Map(list.map((s) => [s.$id, typeName(s.$id, s.title)]));
   const out = [
@@ -155,6 +162,6 @@ export function generate(): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(TYPES_FILE, generate());
+  writeFileSync(TYPES_FILE, await generate());
   console.log(`wrote ${TYPES_FILE}`);
 }

@@ -1,5 +1,6 @@
 // Server settings, all from the environment, with defaults that serve the default lake on loopback.
 import { resolve } from 'node:path';
+
 import { embeddingFromEnv, type EmbeddingSettings } from '../core/config.ts';
 
 export interface Config {
@@ -52,8 +53,15 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = {
-  headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, sendTimeoutMs: 30_000, mcpDeadlineMs: 10_000, mcpBatchLimit: 8, drainMs: 10_000,
-  downloadMax: 16, downloadIdleMs: 30_000, downloadSendMs: 15 * 60_000,
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 10_000,
+  sendTimeoutMs: 30_000,
+  mcpDeadlineMs: 10_000,
+  mcpBatchLimit: 8,
+  drainMs: 10_000,
+  downloadMax: 16,
+  downloadIdleMs: 30_000,
+  downloadSendMs: 15 * 60_000,
 };
 
 export const limitsOf = (config: Config): Limits => ({ ...DEFAULT_LIMITS, ...config.limits });

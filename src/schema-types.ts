@@ -18,10 +18,10 @@ export type ChangeFeed = {
   changes: {
     /** global sequence number (the cursor) */
     sequence: number;
-    entity: "documents" | "supervisors" | "recorded-positions" | "legislative-files";
+    entity: 'documents' | 'supervisors' | 'recorded-positions' | 'legislative-files';
     /** the record's key (document_id, supervisor_id, position_id, file_number) */
     id: string;
-    operation: "insert" | "update" | "delete";
+    operation: 'insert' | 'update' | 'delete';
     /** the release that published the change */
     release: string;
     /** that release's creation time */
@@ -135,7 +135,7 @@ export type EvidenceBundle = {
     searchQuery: string;
     /** Full name of the one supervisor named (date-aware), or null. */
     voter: string | null;
-    recordedPosition: "aye" | "no" | null;
+    recordedPosition: 'aye' | 'no' | null;
     fromYear: number;
     toYear: number;
     voteIntent: boolean;
@@ -145,7 +145,16 @@ export type EvidenceBundle = {
     /** The meeting the question names by its date (November 1, 2016; Nov. 1, 2016; 11/1/2016; 2016-11-01) or by its place (the first meeting in March 2017), resolved against the meetings the lake holds; null when none is named. */
     meetingDate: string | null;
     /** What the question asks of the meeting itself (who presided, when it was called to order or adjourned, attendance, the n-th item, how many items, who spoke), or null. */
-    meetingQuestion: "what-happened" | "presided" | "called-to-order" | "adjourned" | "attendance" | "item" | "item-count" | "speakers" | null;
+    meetingQuestion:
+      | 'what-happened'
+      | 'presided'
+      | 'called-to-order'
+      | 'adjourned'
+      | 'attendance'
+      | 'item'
+      | 'item-count'
+      | 'speakers'
+      | null;
     /** A fiscal year named (the 2018-2019 budget, FY 2018-19: July 1, 2018 – June 30, 2019), searched as words rather than as two calendar years; null when none. */
     fiscalYear: string | null;
   };
@@ -160,7 +169,7 @@ export type EvidenceBundle = {
     date: string;
     documents: {
       id: string;
-      kind: "agenda" | "minutes";
+      kind: 'agenda' | 'minutes';
       officialUrl: string;
     }[];
     /** The document the items are listed from: the minutes when the lake holds them, else the agenda. */
@@ -189,8 +198,8 @@ export type Extracted = {
   amounts: {
     raw: string;
     value: number;
-    currency: "USD";
-    qualifier: "not-to-exceed" | "increase" | "decrease" | "appropriation" | "revenue" | "stated";
+    currency: 'USD';
+    qualifier: 'not-to-exceed' | 'increase' | 'decrease' | 'appropriation' | 'revenue' | 'stated';
   }[];
   housingUnits: number[];
   addresses: string[];
@@ -200,7 +209,7 @@ export type Extracted = {
 /** health.json */
 export type Health = {
   /** ok when the release served is the one lake/current names and it left no corpus document out; degraded while the server serves another release (see fallback) or when the release left documents out (see excludedDocuments) */
-  status: "ok" | "degraded";
+  status: 'ok' | 'degraded';
   release: string;
   schemaVersion: string;
   createdAt: string;
@@ -232,7 +241,7 @@ export type HousingAggregate = {
   voter: Supervisor;
   filters: {
     voter: string;
-    position: "aye" | "no" | "absent" | "excused" | null;
+    position: 'aye' | 'no' | 'absent' | 'excused' | null;
     from: number;
     to: number;
     final: boolean;
@@ -283,9 +292,20 @@ export type HousingAggregate = {
     sequence: number;
     /** The counted action: the text immediately preceding the vote. */
     action: string;
-    actionType: "final-passage" | "first-reading" | "adoption" | "approval" | "amendment" | "continuance" | "referral" | "tabling" | "rejection" | "rescission" | "other";
+    actionType:
+      | 'final-passage'
+      | 'first-reading'
+      | 'adoption'
+      | 'approval'
+      | 'amendment'
+      | 'continuance'
+      | 'referral'
+      | 'tabling'
+      | 'rejection'
+      | 'rescission'
+      | 'other';
     isFinal: boolean;
-    position: "aye" | "no" | "absent" | "excused";
+    position: 'aye' | 'no' | 'absent' | 'excused';
     nameAsRecorded: string;
     matchingRollCalls: number;
     /** The largest unit count mentioned in the file (0 when none). */
@@ -321,7 +341,7 @@ export type ItemRecord = {
   documentId: string;
   meetingDate: string;
   year: number;
-  kind: "agenda" | "minutes";
+  kind: 'agenda' | 'minutes';
   fileNumber: string;
   title: string;
   sponsors: string[];
@@ -377,7 +397,7 @@ export type ItemSearchResponse = {
     groupCount: number;
     extracted: Extracted;
     rollCalls: RollCall[];
-    kind?: "agenda" | "minutes";
+    kind?: 'agenda' | 'minutes';
     itemType?: string | null;
     sponsors?: string[];
     /** With `voter`: that supervisor's recorded positions in this item's roll calls. */
@@ -399,7 +419,7 @@ export type MeetingList = {
     year: number;
     documents: {
       id: string;
-      kind: "agenda" | "minutes";
+      kind: 'agenda' | 'minutes';
       officialUrl: string;
     }[];
     agenda: boolean;
@@ -420,7 +440,7 @@ export type MeetingRecord = {
   year: number;
   documents: {
     id: string;
-    kind: "agenda" | "minutes";
+    kind: 'agenda' | 'minutes';
     title: string;
     pages: number;
     officialUrl: string;
@@ -478,7 +498,7 @@ export type PageRecord = {
   documentId: string;
   meetingDate: string;
   year: number;
-  kind: "agenda" | "minutes";
+  kind: 'agenda' | 'minutes';
   page: number;
   /** Pages in the document. */
   pages?: number;
@@ -487,7 +507,7 @@ export type PageRecord = {
   footer: string;
   text: string;
   /** garbage pages are kept but not indexed. */
-  quality: "ok" | "repaired" | "garbage" | "empty";
+  quality: 'ok' | 'repaired' | 'garbage' | 'empty';
   officialUrl: string;
   transcriptUrl: string;
   /** The meeting this is part of (/api/meetings/{date}). */
@@ -518,19 +538,19 @@ export type CommentsParams = {
   from: number;
   to: number;
   limit: number;
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/coverage.json */
 export type CoverageParams = {
   from: number;
   to: number;
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/format.json */
 export type FormatParams = {
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/housing.json */
@@ -538,7 +558,7 @@ export type HousingParams = {
   /** Surname or full name as recorded; must resolve to exactly one supervisor serving within from..to (otherwise a 400 lists the candidates or the closest names). */
   voter: string;
   /** Keep only files whose counted action has this recorded position. */
-  position?: "aye" | "no" | "absent" | "excused";
+  position?: 'aye' | 'no' | 'absent' | 'excused';
   /** First meeting year, inclusive. */
   from: number;
   /** Last meeting year, inclusive. */
@@ -547,7 +567,7 @@ export type HousingParams = {
   final: boolean;
   /** Files returned; totals always count every matching file. */
   limit: number;
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/items.json */
@@ -557,30 +577,94 @@ export type ItemsParams = {
   /** Surname or full name as recorded; keeps items with a roll call this supervisor voted in. */
   voter?: string;
   /** Requires `voter`: keep the voter's roll calls with this recorded position. */
-  position?: "aye" | "no" | "absent" | "excused";
+  position?: 'aye' | 'no' | 'absent' | 'excused';
   /** Keep only records with a roll call classified as a final action. */
   final: boolean;
   /** One meeting (YYYY-MM-DD); list_meetings / GET /api/meetings has the dates. */
   date?: string;
   /** Only items with a roll call of this action type. */
-  actionType?: "final-passage" | "first-reading" | "adoption" | "approval" | "amendment" | "continuance" | "referral" | "tabling" | "rejection" | "rescission" | "other";
+  actionType?:
+    | 'final-passage'
+    | 'first-reading'
+    | 'adoption'
+    | 'approval'
+    | 'amendment'
+    | 'continuance'
+    | 'referral'
+    | 'tabling'
+    | 'rejection'
+    | 'rescission'
+    | 'other';
   /** Only items with a roll call of this printed result (e.g. not-adopted). */
-  result?: "passed" | "not-passed" | "adopted" | "not-adopted" | "approved" | "not-approved" | "carried" | "failed" | "rejected" | "disapproved" | "amended" | "not-amended" | "continued" | "not-continued" | "referred" | "tabled" | "rescinded" | "reconsidered" | "filed" | "submitted" | "other";
+  result?:
+    | 'passed'
+    | 'not-passed'
+    | 'adopted'
+    | 'not-adopted'
+    | 'approved'
+    | 'not-approved'
+    | 'carried'
+    | 'failed'
+    | 'rejected'
+    | 'disapproved'
+    | 'amended'
+    | 'not-amended'
+    | 'continued'
+    | 'not-continued'
+    | 'referred'
+    | 'tabled'
+    | 'rescinded'
+    | 'reconsidered'
+    | 'filed'
+    | 'submitted'
+    | 'other';
   /** Collapse repeated meetings and readings (file) or companion records (matter); groupCount says how many. */
-  groupBy: "none" | "file" | "matter";
+  groupBy: 'none' | 'file' | 'matter';
   from: number;
   to: number;
   limit: number;
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/meeting.json */
 export type MeetingParams = {
   /** List only the items with a roll call whose action is classified so. */
-  actionType?: "final-passage" | "first-reading" | "adoption" | "approval" | "amendment" | "continuance" | "referral" | "tabling" | "rejection" | "rescission" | "other";
+  actionType?:
+    | 'final-passage'
+    | 'first-reading'
+    | 'adoption'
+    | 'approval'
+    | 'amendment'
+    | 'continuance'
+    | 'referral'
+    | 'tabling'
+    | 'rejection'
+    | 'rescission'
+    | 'other';
   /** List only the items with a roll call of this printed result (e.g. not-adopted). */
-  result?: "passed" | "not-passed" | "adopted" | "not-adopted" | "approved" | "not-approved" | "carried" | "failed" | "rejected" | "disapproved" | "amended" | "not-amended" | "continued" | "not-continued" | "referred" | "tabled" | "rescinded" | "reconsidered" | "filed" | "submitted" | "other";
-  format: "json" | "md";
+  result?:
+    | 'passed'
+    | 'not-passed'
+    | 'adopted'
+    | 'not-adopted'
+    | 'approved'
+    | 'not-approved'
+    | 'carried'
+    | 'failed'
+    | 'rejected'
+    | 'disapproved'
+    | 'amended'
+    | 'not-amended'
+    | 'continued'
+    | 'not-continued'
+    | 'referred'
+    | 'tabled'
+    | 'rescinded'
+    | 'reconsidered'
+    | 'filed'
+    | 'submitted'
+    | 'other';
+  format: 'json' | 'md';
 };
 
 /** params/meetings.json */
@@ -592,7 +676,7 @@ export type MeetingsParams = {
   /** Continue after this meeting date: pass the previous answer's nextAfter. */
   after?: string;
   limit: number;
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/none.json */
@@ -602,12 +686,12 @@ export type NoneParams = Record<string, unknown>;
 export type QueryParams = {
   /** A whole question in plain words; names, years, recorded position, final-action and housing/comment intent are inferred from it. */
   q: string;
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/record.json */
 export type RecordParams = {
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** params/search.json */
@@ -616,29 +700,61 @@ export type SearchParams = {
   q: string;
   /** Meeting year. */
   year?: number;
-  kind?: "agenda" | "minutes";
+  kind?: 'agenda' | 'minutes';
   limit: number;
   /** hybrid falls back to lexical (see `retrieval`) without embeddings. */
-  mode: "lexical" | "hybrid";
-  format: "json" | "md";
+  mode: 'lexical' | 'hybrid';
+  format: 'json' | 'md';
   /** First year, inclusive. */
   from?: number;
   /** Last year, inclusive. */
   to?: number;
   /** Result types (unified list). Default: pages, or all when a vote filter is given. */
-  type?: "all" | "legislation" | "votes" | "comments" | "pages";
+  type?: 'all' | 'legislation' | 'votes' | 'comments' | 'pages';
   /** As `voter` on /api/items. */
   supervisor?: string;
   /** Requires supervisor. */
-  position?: "aye" | "no" | "absent" | "excused";
+  position?: 'aye' | 'no' | 'absent' | 'excused';
   /** Only votes classified as final actions. */
   final: boolean;
   /** One meeting (YYYY-MM-DD). */
   date?: string;
   /** Only votes and files with a roll call of this action type. */
-  actionType?: "final-passage" | "first-reading" | "adoption" | "approval" | "amendment" | "continuance" | "referral" | "tabling" | "rejection" | "rescission" | "other";
+  actionType?:
+    | 'final-passage'
+    | 'first-reading'
+    | 'adoption'
+    | 'approval'
+    | 'amendment'
+    | 'continuance'
+    | 'referral'
+    | 'tabling'
+    | 'rejection'
+    | 'rescission'
+    | 'other';
   /** Only votes and files with a roll call of this printed result. */
-  result?: "passed" | "not-passed" | "adopted" | "not-adopted" | "approved" | "not-approved" | "carried" | "failed" | "rejected" | "disapproved" | "amended" | "not-amended" | "continued" | "not-continued" | "referred" | "tabled" | "rescinded" | "reconsidered" | "filed" | "submitted" | "other";
+  result?:
+    | 'passed'
+    | 'not-passed'
+    | 'adopted'
+    | 'not-adopted'
+    | 'approved'
+    | 'not-approved'
+    | 'carried'
+    | 'failed'
+    | 'rejected'
+    | 'disapproved'
+    | 'amended'
+    | 'not-amended'
+    | 'continued'
+    | 'not-continued'
+    | 'referred'
+    | 'tabled'
+    | 'rescinded'
+    | 'reconsidered'
+    | 'filed'
+    | 'submitted'
+    | 'other';
 };
 
 /** params/snapshot-page.json */
@@ -647,7 +763,7 @@ export type SnapshotPageParams = {
   cursor: number;
   limit: number;
   /** `ndjson`: one record per line, streamed; schema version, total and next cursor in the X-Schema-Version, X-Total-Count and X-Next-Cursor headers (no X-Next-Cursor on the last page). `arrow`: the records as an Arrow IPC stream (application/vnd.apache.arrow.stream) typed by the record schema, with the same headers and the same facts in the Arrow schema's metadata. */
-  format: "json" | "ndjson" | "arrow";
+  format: 'json' | 'ndjson' | 'arrow';
   /** Pin a kept release so paging stays consistent after a newer one is published. */
   release?: string;
 };
@@ -669,7 +785,7 @@ export type VotesParams = {
   /** Surname or full name as recorded; must resolve to exactly one supervisor serving within from..to (otherwise a 400 lists the candidates or the closest names). */
   voter: string;
   /** Keep only this recorded position. */
-  position?: "aye" | "no" | "absent" | "excused";
+  position?: 'aye' | 'no' | 'absent' | 'excused';
   /** First meeting year, inclusive. */
   from: number;
   /** Last meeting year, inclusive. */
@@ -677,10 +793,10 @@ export type VotesParams = {
   /** Keep only roll calls classified as a final action (final passage, adoption, approval, rejection…). */
   final: boolean;
   /** `file` counts each legislative file once (its most recent matching roll call); `roll-call` counts every roll call. */
-  groupBy: "file" | "roll-call";
+  groupBy: 'file' | 'roll-call';
   /** Records returned; totals always count every match. */
   limit: number;
-  format: "json" | "md";
+  format: 'json' | 'md';
 };
 
 /** problem.json: An RFC 9457 problem document (application/problem+json). */
@@ -750,14 +866,14 @@ export type QualityReport = {
   coverage: {
     byYearKind: (QualityReportCounts & {
       year: number;
-      kind: "agenda" | "minutes";
+      kind: 'agenda' | 'minutes';
       documents: number;
     })[];
     documents: (QualityReportCounts & {
       documentId: string;
       meetingDate: string;
       year: number;
-      kind: "agenda" | "minutes";
+      kind: 'agenda' | 'minutes';
     })[];
   };
   provenance: {
@@ -806,7 +922,16 @@ export type QualityReport = {
     file: string;
     /** the id the document would have had; null when its manifest row names no valid meeting date and kind */
     documentId: string | null;
-    kind: "missing-document" | "empty-document" | "not-a-pdf" | "unreadable-pdf" | "page-count-mismatch" | "checksum-mismatch" | "bad-manifest-row" | "duplicate-document" | "date-mismatch";
+    kind:
+      | 'missing-document'
+      | 'empty-document'
+      | 'not-a-pdf'
+      | 'unreadable-pdf'
+      | 'page-count-mismatch'
+      | 'checksum-mismatch'
+      | 'bad-manifest-row'
+      | 'duplicate-document'
+      | 'date-mismatch';
     detail: string;
   }[];
   /** Releases this server refused to serve (what lake/current named, or a pinned or downloaded kept release), with the reason in the lake's terms: release id, table, file path relative to the release ('sha256 mismatch', 'row count 12 vs manifest 13'). It serves `release`. */
@@ -912,14 +1037,14 @@ export type Releases = {
 
 /** retrieval.json */
 export type Retrieval = {
-  requested: "lexical" | "hybrid";
-  used: "lexical" | "hybrid";
+  requested: 'lexical' | 'hybrid';
+  used: 'lexical' | 'hybrid';
   embeddingModel: string | null;
   semanticCoverage: number;
   fallbackReason: string | null;
   /** Hybrid only: what in the query asks for exact matches (a quoted phrase, a number, a name) and how many top results kept their lexical rank for it (docs/hybrid.md). */
   exactMatch?: {
-    signals: ("phrase" | "number" | "name")[];
+    signals: ('phrase' | 'number' | 'name')[];
     kept: number;
   };
 };
@@ -930,9 +1055,41 @@ export type RollCall = {
   sequence: number;
   /** The text immediately preceding the vote. */
   action: string;
-  actionType: "final-passage" | "first-reading" | "adoption" | "approval" | "amendment" | "continuance" | "referral" | "tabling" | "rejection" | "rescission" | "other";
+  actionType:
+    | 'final-passage'
+    | 'first-reading'
+    | 'adoption'
+    | 'approval'
+    | 'amendment'
+    | 'continuance'
+    | 'referral'
+    | 'tabling'
+    | 'rejection'
+    | 'rescission'
+    | 'other';
   /** The outcome as printed: the motion's own (`The motion carried by the following vote` is `carried`), else the action line's (`FINALLY PASSED` and `PASSED, ON FIRST READING` are `passed`, `NOT ADOPTED` is `not-adopted`); `other` when nothing printed says. */
-  result: "passed" | "not-passed" | "adopted" | "not-adopted" | "approved" | "not-approved" | "carried" | "failed" | "rejected" | "disapproved" | "amended" | "not-amended" | "continued" | "not-continued" | "referred" | "tabled" | "rescinded" | "reconsidered" | "filed" | "submitted" | "other";
+  result:
+    | 'passed'
+    | 'not-passed'
+    | 'adopted'
+    | 'not-adopted'
+    | 'approved'
+    | 'not-approved'
+    | 'carried'
+    | 'failed'
+    | 'rejected'
+    | 'disapproved'
+    | 'amended'
+    | 'not-amended'
+    | 'continued'
+    | 'not-continued'
+    | 'referred'
+    | 'tabled'
+    | 'rescinded'
+    | 'reconsidered'
+    | 'filed'
+    | 'submitted'
+    | 'other';
   /** The vote settles the matter at this board; false for a vote a later roll call rescinded. */
   isFinal: boolean;
   /** The sequence of the later roll call on this item that rescinded or reconsidered this vote (the vote keeps its record and action type but is no longer final), else null. */
@@ -959,13 +1116,13 @@ export type SearchResponse = {
   /** The supervisor the vote filters (`supervisor`) resolved to; absent without them. */
   voter?: Supervisor;
   /** `lake` is the primary store (a published release); `preview` a release marked preview. */
-  source: "lake" | "preview";
+  source: 'lake' | 'preview';
   retrieval: Retrieval;
   results: {
     id: string;
     meetingDate: string;
     year: number;
-    kind: "agenda" | "minutes";
+    kind: 'agenda' | 'minutes';
     title: string;
     transcriptUrl: string;
     /** The meeting this is part of (/api/meetings/{date}). */
@@ -978,11 +1135,11 @@ export type SearchResponse = {
     snippet: string;
     score: number;
     /** Reference page only: what the result is. */
-    resultType?: "legislation" | "vote" | "comment" | "page";
+    resultType?: 'legislation' | 'vote' | 'comment' | 'page';
     matchedAction?: string;
     actionType?: string;
     isFinal?: boolean;
-    recordedPosition?: "aye" | "no" | "absent" | "excused";
+    recordedPosition?: 'aye' | 'no' | 'absent' | 'excused';
     supervisor?: string;
     rollCall?: Record<string, unknown>;
     addresses?: string[];
@@ -1008,7 +1165,7 @@ export type SnapshotManifest = {
     schemaVersion: string;
   };
   entities: {
-    entity: "documents" | "supervisors" | "recorded-positions" | "legislative-files";
+    entity: 'documents' | 'supervisors' | 'recorded-positions' | 'legislative-files';
     description: string;
     schemaVersion: string;
     release: string;
@@ -1019,7 +1176,7 @@ export type SnapshotManifest = {
     url: string;
     /** the same feed pinned to this release */
     pinnedUrl: string;
-    formats: ("json" | "ndjson" | "parquet")[];
+    formats: ('json' | 'ndjson' | 'parquet')[];
     /** the lake table (Parquet) holding the records */
     table: string;
     /** JSON Schema of one record */
@@ -1039,7 +1196,7 @@ export type SnapshotPage = {
   /** version of the snapshot record schemas */
   schemaVersion: string;
   release: string;
-  entity: "documents" | "supervisors" | "recorded-positions" | "legislative-files";
+  entity: 'documents' | 'supervisors' | 'recorded-positions' | 'legislative-files';
   cursor: number;
   limit: number;
   /** cursor of the next page, null on the last page */
@@ -1059,7 +1216,7 @@ export type SnapshotDocument = {
   document_id: string;
   meeting_date: string;
   year: number;
-  kind: "agenda" | "minutes";
+  kind: 'agenda' | 'minutes';
   title: string;
   file_name: string;
   official_url: string;
@@ -1119,7 +1276,7 @@ export type SnapshotLegislativeFile = {
   meetings: {
     meeting_date: string;
     document_id: string;
-    kind: "agenda" | "minutes";
+    kind: 'agenda' | 'minutes';
     item_id: string;
     section: string | null;
     start_page: number;
@@ -1185,7 +1342,7 @@ export type SnapshotRecordedPosition = {
   /** reconciled supervisor, null when the recorded name did not resolve */
   supervisor_id: string | null;
   name_as_recorded: string;
-  position: "aye" | "no" | "absent" | "excused";
+  position: 'aye' | 'no' | 'absent' | 'excused';
   action: string;
   action_type: string;
   /** false for a vote a later roll call rescinded */
@@ -1226,11 +1383,11 @@ export type VotesAggregate = {
   filters: {
     /** The name as given. */
     voter: string;
-    position: "aye" | "no" | "absent" | "excused" | null;
+    position: 'aye' | 'no' | 'absent' | 'excused' | null;
     from: number;
     to: number;
     final: boolean;
-    groupBy: "file" | "roll-call";
+    groupBy: 'file' | 'roll-call';
     limit: number;
   };
   /** How records are counted, in words. */
@@ -1260,9 +1417,20 @@ export type VotesAggregate = {
     sequence: number;
     /** The action text immediately preceding the vote. */
     action: string;
-    actionType: "final-passage" | "first-reading" | "adoption" | "approval" | "amendment" | "continuance" | "referral" | "tabling" | "rejection" | "rescission" | "other";
+    actionType:
+      | 'final-passage'
+      | 'first-reading'
+      | 'adoption'
+      | 'approval'
+      | 'amendment'
+      | 'continuance'
+      | 'referral'
+      | 'tabling'
+      | 'rejection'
+      | 'rescission'
+      | 'other';
     isFinal: boolean;
-    position: "aye" | "no" | "absent" | "excused";
+    position: 'aye' | 'no' | 'absent' | 'excused';
     nameAsRecorded: string;
     /** A consent block's shared vote applied to this item. */
     sharedVote: boolean;
@@ -1284,51 +1452,51 @@ export type VotesAggregate = {
 
 /** Every schema id and its type. */
 export interface SchemaTypes {
-  "change-feed.json": ChangeFeed;
-  "comment-record.json": CommentRecord;
-  "comment-search-response.json": CommentSearchResponse;
-  "coverage-report.json": CoverageReport;
-  "coverage.json": Coverage;
-  "evidence-bundle.json": EvidenceBundle;
-  "extracted.json": Extracted;
-  "health.json": Health;
-  "housing-aggregate.json": HousingAggregate;
-  "item-record.json": ItemRecord;
-  "item-search-response.json": ItemSearchResponse;
-  "meeting-list.json": MeetingList;
-  "meeting-record.json": MeetingRecord;
-  "page-record.json": PageRecord;
-  "params/changes.json": ChangesParams;
-  "params/comments.json": CommentsParams;
-  "params/coverage.json": CoverageParams;
-  "params/format.json": FormatParams;
-  "params/housing.json": HousingParams;
-  "params/items.json": ItemsParams;
-  "params/meeting.json": MeetingParams;
-  "params/meetings.json": MeetingsParams;
-  "params/none.json": NoneParams;
-  "params/query.json": QueryParams;
-  "params/record.json": RecordParams;
-  "params/search.json": SearchParams;
-  "params/snapshot-page.json": SnapshotPageParams;
-  "params/snapshot-record.json": SnapshotRecordParams;
-  "params/snapshots.json": SnapshotsParams;
-  "params/votes.json": VotesParams;
-  "problem.json": Problem;
-  "quality-report.json": QualityReport;
-  "releases.json": Releases;
-  "retrieval.json": Retrieval;
-  "roll-call.json": RollCall;
-  "search-response.json": SearchResponse;
-  "snapshot-manifest.json": SnapshotManifest;
-  "snapshot-page.json": SnapshotPage;
-  "snapshot-record.json": SnapshotRecord;
-  "snapshot/documents.json": SnapshotDocument;
-  "snapshot/legislative-files.json": SnapshotLegislativeFile;
-  "snapshot/recorded-positions.json": SnapshotRecordedPosition;
-  "snapshot/supervisors.json": SnapshotSupervisor;
-  "supervisor.json": Supervisor;
-  "votes-aggregate.json": VotesAggregate;
+  'change-feed.json': ChangeFeed;
+  'comment-record.json': CommentRecord;
+  'comment-search-response.json': CommentSearchResponse;
+  'coverage-report.json': CoverageReport;
+  'coverage.json': Coverage;
+  'evidence-bundle.json': EvidenceBundle;
+  'extracted.json': Extracted;
+  'health.json': Health;
+  'housing-aggregate.json': HousingAggregate;
+  'item-record.json': ItemRecord;
+  'item-search-response.json': ItemSearchResponse;
+  'meeting-list.json': MeetingList;
+  'meeting-record.json': MeetingRecord;
+  'page-record.json': PageRecord;
+  'params/changes.json': ChangesParams;
+  'params/comments.json': CommentsParams;
+  'params/coverage.json': CoverageParams;
+  'params/format.json': FormatParams;
+  'params/housing.json': HousingParams;
+  'params/items.json': ItemsParams;
+  'params/meeting.json': MeetingParams;
+  'params/meetings.json': MeetingsParams;
+  'params/none.json': NoneParams;
+  'params/query.json': QueryParams;
+  'params/record.json': RecordParams;
+  'params/search.json': SearchParams;
+  'params/snapshot-page.json': SnapshotPageParams;
+  'params/snapshot-record.json': SnapshotRecordParams;
+  'params/snapshots.json': SnapshotsParams;
+  'params/votes.json': VotesParams;
+  'problem.json': Problem;
+  'quality-report.json': QualityReport;
+  'releases.json': Releases;
+  'retrieval.json': Retrieval;
+  'roll-call.json': RollCall;
+  'search-response.json': SearchResponse;
+  'snapshot-manifest.json': SnapshotManifest;
+  'snapshot-page.json': SnapshotPage;
+  'snapshot-record.json': SnapshotRecord;
+  'snapshot/documents.json': SnapshotDocument;
+  'snapshot/legislative-files.json': SnapshotLegislativeFile;
+  'snapshot/recorded-positions.json': SnapshotRecordedPosition;
+  'snapshot/supervisors.json': SnapshotSupervisor;
+  'supervisor.json': Supervisor;
+  'votes-aggregate.json': VotesAggregate;
 }
 
 /** The id of a parameter schema (schemas/params/). */

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
@@ -17,7 +18,8 @@ function readSchemas(dir: string): Schema[] {
     if (e.isDirectory()) return path === join(SCHEMA_DIR, 'examples') ? [] : readSchemas(path); // examples/: OpenAPI's
     if (!e.name.endsWith('.json')) return [];
     const schema = JSON.parse(readFileSync(path, 'utf8')) as Schema;
-    if (schema.$id !== relative(SCHEMA_DIR, path)) throw new Error(`${path}: $id must be ${relative(SCHEMA_DIR, path)}`);
+    if (schema.$id !== relative(SCHEMA_DIR, path))
+      throw new Error(`${path}: $id must be ${relative(SCHEMA_DIR, path)}`);
     return [schema];
   });
 }
@@ -87,10 +89,26 @@ function integerParams(id: string): string[] {
  * in decimal digits: ajv would coerce whatever JavaScript's Number() reads (`0x10`, `0o10`, `0b10`, `1e1`, ` 7`).
  */
 export function checkParams(id: string, values: Record<string, unknown>): ErrorObject[] {
-  const notDecimal = integerParams(id).filter((k) => typeof values[k] === 'string' && !/^-?\d+$/.test(values[k] as string));
-  const errors = notDecimal.map((k) => ({ keyword: 'type', instancePath: `/${k}`, schemaPath: '', params: { type: 'integer' }, message: 'must be integer' }) as ErrorObject);
+  const notDecimal = integerParams(id).filter(
+    (k) => typeof values[k] === 'string' && !/^-?\d+$/.test(values[k] as string),
+  );
+  const errors = notDecimal.map(
+    (k) =>
+      ({
+        keyword: 'type',
+        instancePath: `/${k}`,
+        schemaPath: '',
+        params: { type: 'integer' },
+        message: 'must be integer',
+      }) as ErrorObject,
+  );
   for (const k of notDecimal) delete values[k];
   const v = validator(params, id);
-  if (!v(values)) errors.push(...(v.errors ?? []).filter((e) => !notDecimal.some((k) => e.instancePath === `/${k}` || e.params.missingProperty === k)));
+  if (!v(values))
+    errors.push(
+      ...(v.errors ?? []).filter(
+        (e) => !notDecimal.some((k) => e.instancePath === `/${k}` || e.params.missingProperty === k),
+      ),
+    );
   return errors;
 }

@@ -1,7 +1,8 @@
 // Starts the HTTP server over a lake; used by main.ts and by the tests (which pass their own config).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { limitsOf, type Config } from './config.ts';
+
+import { type Config, limitsOf } from './config.ts';
 import { createApp } from './http/app.ts';
 import type { Downloads } from './http/downloads.ts';
 import { onClientError } from './http/wire.ts';
@@ -30,12 +31,15 @@ export async function start(config: Config): Promise<Running> {
   await lake.warmed();
   lake.watch(config.watchMs);
   const app = createApp(config, lake, [mcpMount(config)]);
-  const server = createServer({
-    // A request's header, then its whole body, must arrive in time (408); checked every second, not every 30.
-    headersTimeout: limits.headersTimeoutMs,
-    requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs,
-    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
-  }, app.callback());
+  const server = createServer(
+    {
+      // A request's header, then its whole body, must arrive in time (408); checked every second, not every 30.
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.headersTimeoutMs + limits.bodyTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    app.callback(),
+  );
   // No connection sits without a byte moving either way for longer than an answer may take to send.
   server.setTimeout(limits.sendTimeoutMs);
   server.on('clientError', onClientError(config.log));
@@ -49,18 +53,19 @@ export async function start(config: Config): Promise<Running> {
     url,
     admitted: app.admitted,
     downloads: app.downloads,
-    close: () => new Promise<void>((resolve) => {
-      // Keep-alive connections are closed as soon as they fall idle, half-open ones (an unfinished header) and
-      // answers still being sent at the deadline.
-      const idle = setInterval(() => server.closeIdleConnections(), 200);
-      const force = setTimeout(() => server.closeAllConnections(), limits.drainMs);
-      server.close(() => {
-        clearInterval(idle);
-        clearTimeout(force);
-        lake.close();
-        resolve();
-      });
-      server.closeIdleConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Keep-alive connections are closed as soon as they fall idle, half-open ones (an unfinished header) and
+        // answers still being sent at the deadline.
+        const idle = setInterval(() => server.closeIdleConnections(), 200);
+        const force = setTimeout(() => server.closeAllConnections(), limits.drainMs);
+        server.close(() => {
+          clearInterval(idle);
+          clearTimeout(force);
+          lake.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
   };
 }

@@ -3,14 +3,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import t from 'tap';
+
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DataType, tableFromIPC } from 'apache-arrow';
 import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
+import t from 'tap';
+
 import type { Manifest } from '../core/lake/format.ts';
-import { requestedRange } from '../src/http/downloads.ts';
 import { listFiles } from '../pipelines/publish/release.ts';
+import { requestedRange } from '../src/http/downloads.ts';
 import { FIXTURE_LAKE, fixtureRelease, get, startFixtureServer } from './fixture.ts';
 
 const id = await fixtureRelease();

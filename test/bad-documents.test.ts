@@ -3,8 +3,10 @@
 // report and health show, and no roll call is dated by the wrong meeting.
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
+
 import { buildRelease } from '../pipelines/build.ts';
 import { readCorpus } from '../pipelines/sources.ts';
 import { start } from '../src/server.ts';

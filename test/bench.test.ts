@@ -2,20 +2,34 @@
 // FTS5 reference, every measured endpoint, a short load from a separate process and the skewed mix against one process
 // and replicas behind nginx, so neither the generator nor the bench can rot. It checks that every code path ran and
 // answered; it never asserts on timings.
-import t from 'tap';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultOptions, runBench, table } from '../bench/run.ts';
+
+import t from 'tap';
+
 import { SEARCH_CLASSES } from '../bench/queries.ts';
+import { defaultOptions, runBench, table } from '../bench/run.ts';
 
 t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
   const out = join(work, 'results.json');
-  const results = await runBench(defaultOptions({
-    smoke: true, meetings: 4, work, out, iterations: 1, perClass: 2, loadSeconds: 1, loadTool: 'node', loadConnections: 8, frontSeconds: 1, log: () => {},
-  }));
+  const results = await runBench(
+    defaultOptions({
+      smoke: true,
+      meetings: 4,
+      work,
+      out,
+      iterations: 1,
+      perClass: 2,
+      loadSeconds: 1,
+      loadTool: 'node',
+      loadConnections: 8,
+      frontSeconds: 1,
+      log: () => {},
+    }),
+  );
   t.same(JSON.parse(readFileSync(out, 'utf8')).options.smoke, true, 'results.json written');
   t.equal(results.scales.length, 1);
   const s = results.scales[0];
@@ -34,26 +48,38 @@ t.test('bench smoke: 4 synthetic meetings end to end', async (t) => {
     t.ok(e && e.perQuery.some((q) => q.oursHits > 0), `${cls}: the derived queries match pages`);
     for (const lib of ['MiniSearch', 'Orama'] as const) {
       const l = e?.libraries?.[lib];
-      t.ok(l && l.latency.n > 0 && l.overlapFts5 >= 0 && l.overlapFts5 <= 1, `${cls}: ${lib} timed, overlap with FTS5 a fraction`);
+      t.ok(
+        l && l.latency.n > 0 && l.overlapFts5 >= 0 && l.overlapFts5 <= 1,
+        `${cls}: ${lib} timed, overlap with FTS5 a fraction`,
+      );
       t.ok(e && e.perQuery.some((q) => (q.libraries?.[lib]?.hits ?? 0) > 0), `${cls}: ${lib} matches pages`);
     }
     t.ok(e?.fastest && e.fastest.ratioP50 > 0, `${cls}: ours against the fastest reference`);
   }
-  t.ok(s.endpoints['items'] && s.endpoints['comments'] && s.endpoints['pages/{id}'], 'items, comments and page records measured');
+  t.ok(
+    s.endpoints['items'] && s.endpoints['comments'] && s.endpoints['pages/{id}'],
+    'items, comments and page records measured',
+  );
   for (const e of Object.values(s.endpoints)) t.equal(e.non2xx, 0, `${e.path}: 2xx`);
   for (const n of s.snapshots) {
     t.ok(n.records > 0 && n.copyRows > 0, `snapshot ${n.entity}: NDJSON records and the COPY reference both counted`);
-    if (!n.partial) t.equal(n.records, n.copyRows, `snapshot ${n.entity}: the whole sweep counts as many records as COPY wrote`);
+    if (!n.partial)
+      t.equal(n.records, n.copyRows, `snapshot ${n.entity}: the whole sweep counts as many records as COPY wrote`);
   }
   t.ok(s.load && s.load.requests > 0, 'load ran from a separate process');
   t.equal(s.load?.non2xx, 0, 'no non-2xx under load');
   t.equal(s.load?.errors, 0, 'no errors under load');
-  const spread = Object.entries(s.spread ?? {}).filter(([, l]) => typeof l === 'object') as [string, { requests: number; non2xx: number; errors: number }][];
+  const spread = Object.entries(s.spread ?? {}).filter(([, l]) => typeof l === 'object') as [
+    string,
+    { requests: number; non2xx: number; errors: number },
+  ][];
   t.ok(s.spread && s.spread.paths >= 100, `the load with no path twice had ${s.spread?.paths} distinct paths`);
-  for (const [name, l] of spread) t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `no path twice, ${name}: ${l.requests} requests, all 2xx`);
+  for (const [name, l] of spread)
+    t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `no path twice, ${name}: ${l.requests} requests, all 2xx`);
   const front = Object.entries(s.front ?? {});
   t.ok(front.length >= 2, `the skewed mix ran against ${front.map(([k]) => k).join('; ')}`);
-  for (const [name, l] of front) t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `${name}: ${l.requests} requests, all 2xx`);
+  for (const [name, l] of front)
+    t.ok(l.requests > 0 && l.non2xx === 0 && l.errors === 0, `${name}: ${l.requests} requests, all 2xx`);
   t.ok(s.server.peakRssMb >= s.server.rssAfterStartMb && s.server.rssAfterStartMb > 0, 'server RSS read');
   t.match(table(results), /\| rare term \|/, 'the table prints');
   t.match(table(results), /service ÷ fastest/, 'the table prints the references side by side');

@@ -2,9 +2,11 @@
 // axe-core run inside a page (0 serious or critical violations).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { ROOT } from './fixture.ts';
+
+import { type Browser, chromium, type Page } from 'playwright-core';
+
 import type { Json } from './fixture.ts';
+import { ROOT } from './fixture.ts';
 
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -12,12 +14,21 @@ mkdirSync(ARTIFACTS, { recursive: true });
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** A screenshot of the whole page: test-artifacts/web-<name>.png. */
-export const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: join(ARTIFACTS, `web-${name}.png`), fullPage });
+export const shot = (page: Page, name: string, fullPage = true) =>
+  page.screenshot({ path: join(ARTIFACTS, `web-${name}.png`), fullPage });
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -29,7 +40,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
   const violations = await page.evaluate(async () => {
     const r = await (window as Json).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v: Json) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n: Json) => String(n.target)) }));
+    return r.violations.map((v: Json) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.slice(0, 3).map((n: Json) => String(n.target)),
+    }));
   });
-  return violations.filter((v: Json) => v.impact === 'serious' || v.impact === 'critical').map((v: Json) => `${v.id}: ${v.targets.join(' | ')}`);
+  return violations
+    .filter((v: Json) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: Json) => `${v.id}: ${v.targets.join(' | ')}`);
 }

@@ -1,6 +1,7 @@
 // Answers as functions of (release, request): Cache-Control and ETags any HTTP cache can use, the in-process answer
 // cache (on, and off), and a server failure that no cache may keep.
 import t from 'tap';
+
 import { get, startFixtureServer } from './fixture.ts';
 
 // Filtered by action type, an item search asks DuckDB for the items with such a roll call (the ranking itself is in
@@ -50,7 +51,9 @@ t.test('HTTP caches: max-age on the current release, immutable when pinned, 304 
   const pinned = await get(`${running.url}/api/snapshots/documents?limit=3&release=${id}`);
   t.equal(pinned.headers.get('cache-control'), 'public, max-age=31536000, immutable', 'a pinned release never changes');
   t.equal(pinned.json.records.length, 3);
-  const revalidated = await fetch(`${running.url}${PATH}`, { headers: { 'If-None-Match': current.headers.get('etag')! } });
+  const revalidated = await fetch(`${running.url}${PATH}`, {
+    headers: { 'If-None-Match': current.headers.get('etag')! },
+  });
   t.equal(revalidated.status, 304);
   const bad = await get(`${running.url}/api/items?q=housing&limit=0`);
   t.equal(bad.status, 400, 'a refused parameter');

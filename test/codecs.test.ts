@@ -2,8 +2,9 @@
 // edge cases included. The bytes the pipeline writes stay reproducible (release.test.ts, archive.test.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import t from 'tap';
-import { COLLECTIONS, INDEX_DIR, postingsStoreFile } from '../core/lake/format.ts';
+
 import { decodeItemRecord, encodeItemRecord } from '../core/lake/codecs/item-records.ts';
 import {
   decodePositions,
@@ -13,6 +14,7 @@ import {
 } from '../core/lake/codecs/postings-store.ts';
 import { decodeText, encodeText } from '../core/lake/codecs/text-store.ts';
 import { readVarint, VARINT_MAX_BYTES, writeVarint } from '../core/lake/codecs/varint.ts';
+import { COLLECTIONS, INDEX_DIR, postingsStoreFile } from '../core/lake/format.ts';
 import { PostingsStore } from '../src/engine/postings.ts';
 import { FIXTURE_LAKE, fixtureRelease } from './fixture.ts';
 

@@ -4,11 +4,13 @@
 // type URIs that resolve.
 import { request } from 'node:http';
 import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
+
 import t from 'tap';
+
 import { PROBLEM_TYPES } from '../src/http/errors.ts';
 import { aftermath, connection } from './chaos/scenarios.ts';
-import { get, schemaErrors, startFixtureServer } from './fixture.ts';
 import type { Json } from './fixture.ts';
+import { get, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());

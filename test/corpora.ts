@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from 'pdf-lib';
+
 import { buildRelease, type BuildResult } from '../pipelines/build.ts';
 import { extractPages } from '../pipelines/extract/pdf.ts';
 import { generate, MANIFEST_COLUMNS, SYNTHETIC_BASE } from '../pipelines/synthetic/generate.ts';
@@ -25,7 +27,8 @@ export async function makeCorpus(files: Record<string, string> | string[]): Prom
   for (const [name, source] of Object.entries(map)) {
     const row = rows.find((r) => r.startsWith(`pdfs/${name}\t`));
     if (!row) throw new Error(`${name} is not in the corpus`);
-    if (source.startsWith('revised:')) await writeFile(join(dir, 'pdfs', name), await revisedPdf(join(CORPUS, 'pdfs', source.slice(8))));
+    if (source.startsWith('revised:'))
+      await writeFile(join(dir, 'pdfs', name), await revisedPdf(join(CORPUS, 'pdfs', source.slice(8))));
     else await copyFile(join(CORPUS, 'pdfs', source), join(dir, 'pdfs', name));
     const values = row.split('\t');
     if (source !== name) {
@@ -52,20 +55,37 @@ const tsvRow = (values: string[]) => values.join('\t');
  */
 export async function minutesWithoutComment(): Promise<string> {
   const source = join(CORPUS, 'pdfs', 'bag110116_minutes.pdf');
-  const commentPages = (await extractPages(source)).filter((p) => p.lines.some((l) => /^\s*PUBLIC COMMENT\s*$/.test(l))).map((p) => p.page);
+  const commentPages = (await extractPages(source))
+    .filter((p) => p.lines.some((l) => /^\s*PUBLIC COMMENT\s*$/.test(l)))
+    .map((p) => p.page);
   if (commentPages.length === 0) throw new Error('the real minutes no longer show a PUBLIC COMMENT heading');
   const pdf = await PDFDocument.load(await readFile(source), { updateMetadata: false });
   for (const page of [...commentPages].reverse()) pdf.removePage(page - 1);
-  pdf.setTitle('SYNTHETIC TEST DOCUMENT: Board of Supervisors minutes of November 1, 2016 without the public-comment pages');
+  pdf.setTitle(
+    'SYNTHETIC TEST DOCUMENT: Board of Supervisors minutes of November 1, 2016 without the public-comment pages',
+  );
   const data = await pdf.save({ useObjectStreams: true, addDefaultPage: false });
   const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
   await mkdir(join(dir, 'pdfs'));
   const name = 'bag110116_minutes_synthetic.pdf';
   await writeFile(join(dir, 'pdfs', name), data);
-  await writeFile(join(dir, 'MANIFEST.tsv'), [
-    tsvRow([...MANIFEST_COLUMNS]),
-    tsvRow([`pdfs/${name}`, '2016-11-01', 'minutes', String(pdf.getPageCount()), String(data.length), createHash('sha256').update(data).digest('hex'), SYNTHETIC_BASE + name, '', 'true']),
-  ].join('\n') + '\n');
+  await writeFile(
+    join(dir, 'MANIFEST.tsv'),
+    [
+      tsvRow([...MANIFEST_COLUMNS]),
+      tsvRow([
+        `pdfs/${name}`,
+        '2016-11-01',
+        'minutes',
+        String(pdf.getPageCount()),
+        String(data.length),
+        createHash('sha256').update(data).digest('hex'),
+        SYNTHETIC_BASE + name,
+        '',
+        'true',
+      ]),
+    ].join('\n') + '\n',
+  );
   return dir;
 }
 
@@ -82,9 +102,20 @@ export async function syntheticYear(year: number, meetings: number): Promise<str
  */
 export async function encryptedPdf(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.addPage().drawText('Tuesday, January 9, 2018 - 2:00 PM', { x: 50, y: 700, font: await doc.embedFont(StandardFonts.Helvetica) });
+  doc.addPage().drawText('Tuesday, January 9, 2018 - 2:00 PM', {
+    x: 50,
+    y: 700,
+    font: await doc.embedFont(StandardFonts.Helvetica),
+  });
   const ctx = doc.context;
-  ctx.trailerInfo.Encrypt = ctx.obj({ Filter: PDFName.of('Standard'), V: PDFNumber.of(1), R: PDFNumber.of(2), O: PDFHexString.of('11'.repeat(32)), U: PDFHexString.of('22'.repeat(32)), P: PDFNumber.of(-44) });
+  ctx.trailerInfo.Encrypt = ctx.obj({
+    Filter: PDFName.of('Standard'),
+    V: PDFNumber.of(1),
+    R: PDFNumber.of(2),
+    O: PDFHexString.of('11'.repeat(32)),
+    U: PDFHexString.of('22'.repeat(32)),
+    P: PDFNumber.of(-44),
+  });
   ctx.trailerInfo.ID = ctx.obj([PDFHexString.of('33'.repeat(16)), PDFHexString.of('33'.repeat(16))]);
   return doc.save({ useObjectStreams: false });
 }

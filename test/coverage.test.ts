@@ -4,10 +4,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { encode } from 'gpt-tokenizer';
 import t from 'tap';
+
 import { ACTION_TYPES, RESULTS } from '../core/lake/format.ts';
 import { schema } from '../src/schemas.ts';
-import { expectRefusal, get, getValid, startFixtureServer } from './fixture.ts';
 import type { Json } from './fixture.ts';
+import { expectRefusal, get, getValid, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());

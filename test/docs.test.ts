@@ -2,7 +2,9 @@
 // every MCP tool in README.md, every column of the lake's tables in its section of lake/README.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import t from 'tap';
+
 import { CHANGE_COLUMNS, COLUMNS, COVERAGE_COLUMNS, LEGISTAR_FIELDS } from '../core/lake/format.ts';
 import { tools } from '../src/mcp/tools.ts';
 import { ROOT } from './fixture.ts';

@@ -3,6 +3,7 @@
 // against it as well as against schemas/, so the document is held to what the server really sends.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+
 import { openapi } from '../src/http/routes/index.ts';
 import type { Json } from './json.ts';
 

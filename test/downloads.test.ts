@@ -6,11 +6,13 @@ import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import t, { type Test } from 'tap';
+
 import type { Limits } from '../src/config.ts';
-import { start, type Running } from '../src/server.ts';
-import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, testConfig } from './fixture.ts';
+import { type Running, start } from '../src/server.ts';
 import type { Json } from './fixture.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, testConfig } from './fixture.ts';
 
 const id = await fixtureRelease();
 
@@ -25,7 +27,10 @@ const BIG = 'padding.bin';
 const big = Buffer.alloc(64 * 1024 * 1024, 'board records ');
 await writeFile(join(lake, 'releases', id, BIG), big);
 const manifest = JSON.parse(await readFile(join(lake, 'releases', id, 'manifest.json'), 'utf8'));
-manifest.tables.padding = { files: [{ path: BIG, sha256: createHash('sha256').update(big).digest('hex'), bytes: big.length, rows: 0 }], rows: 0 };
+manifest.tables.padding = {
+  files: [{ path: BIG, sha256: createHash('sha256').update(big).digest('hex'), bytes: big.length, rows: 0 }],
+  rows: 0,
+};
 await writeFile(join(lake, 'releases', id, 'manifest.json'), JSON.stringify(manifest));
 
 /** A server over that lake with these download bounds, closed when the test ends. */
@@ -52,66 +57,99 @@ const until = async (what: string, ok: () => boolean) => {
   if (!ok()) throw new Error(`timed out waiting for ${what}`);
 };
 
-t.test('at most downloadMax downloads at once; beyond that 503 with Retry-After, and the API still answers', async (t) => {
-  const running = await serve(t, { downloadMax: 2 });
-  const { downloads } = running;
-  const [a, b] = [await stalled(running), await stalled(running)];
-  await until('two downloads in progress', () => downloads.active === 2);
-  const refused = await get(`${running.url}${path}`);
-  t.equal(refused.status, 503, 'a third download is turned away');
-  t.equal(refused.headers.get('retry-after'), '5');
-  t.match(refused.json, { title: 'Downloads busy', detail: /2 release files are being downloaded; retry shortly/ });
-  t.equal((await get(`${running.url}/api/releases/${id}/files/manifest.json`)).status, 200, 'its manifest is not a download: served');
-  t.equal((await fetch(`${running.url}${path}`, { method: 'HEAD' })).status, 200, 'nor is a HEAD');
-  t.equal((await get(`${running.url}/api/health`)).status, 200, 'health answers');
+t.test(
+  'at most downloadMax downloads at once; beyond that 503 with Retry-After, and the API still answers',
+  async (t) => {
+    const running = await serve(t, { downloadMax: 2 });
+    const { downloads } = running;
+    const [a, b] = [await stalled(running), await stalled(running)];
+    await until('two downloads in progress', () => downloads.active === 2);
+    const refused = await get(`${running.url}${path}`);
+    t.equal(refused.status, 503, 'a third download is turned away');
+    t.equal(refused.headers.get('retry-after'), '5');
+    t.match(refused.json, { title: 'Downloads busy', detail: /2 release files are being downloaded; retry shortly/ });
+    t.equal(
+      (await get(`${running.url}/api/releases/${id}/files/manifest.json`)).status,
+      200,
+      'its manifest is not a download: served',
+    );
+    t.equal((await fetch(`${running.url}${path}`, { method: 'HEAD' })).status, 200, 'nor is a HEAD');
+    t.equal((await get(`${running.url}/api/health`)).status, 200, 'health answers');
 
-  a.destroy(); // the client goes away mid-download
-  await until('the aborted download to let go of its slot', () => downloads.active === 1);
-  const whole = await fetch(`${running.url}${path}`);
-  t.equal(whole.status, 200, 'a slot is free again');
-  const body = Buffer.from(await whole.arrayBuffer());
-  t.equal(`"${createHash('sha256').update(body).digest('hex')}"`, whole.headers.get('etag'), 'the body matches its ETag');
-  b.destroy();
-  await until('every slot to be let go', () => downloads.active === 0);
-  await new Promise((r) => setTimeout(r, 100));
-  t.equal(downloads.active, 0, 'exactly once each: never below zero');
-});
+    a.destroy(); // the client goes away mid-download
+    await until('the aborted download to let go of its slot', () => downloads.active === 1);
+    const whole = await fetch(`${running.url}${path}`);
+    t.equal(whole.status, 200, 'a slot is free again');
+    const body = Buffer.from(await whole.arrayBuffer());
+    t.equal(
+      `"${createHash('sha256').update(body).digest('hex')}"`,
+      whole.headers.get('etag'),
+      'the body matches its ETag',
+    );
+    b.destroy();
+    await until('every slot to be let go', () => downloads.active === 0);
+    await new Promise((r) => setTimeout(r, 100));
+    t.equal(downloads.active, 0, 'exactly once each: never below zero');
+  },
+);
 
 /** Reads what the server sent a stalled client until the connection ends: the bytes it got. */
 function drain(s: Socket): Promise<number> {
   let bytes = 0;
-  s.on('data', (d: Buffer) => { bytes += d.length; });
+  s.on('data', (d: Buffer) => {
+    bytes += d.length;
+  });
   s.resume();
   return new Promise((resolve) => s.once('close', () => resolve(bytes)));
 }
 
-for (const [setting, value] of [['downloadIdleMs', 300], ['downloadSendMs', 400]] as const) {
-  t.test(`a download ${setting === 'downloadIdleMs' ? 'whose reader takes nothing for downloadIdleMs' : 'not done after downloadSendMs'} is cut off, and its slot let go`, async (t) => {
-    const running = await serve(t, { [setting]: value });
-    const { downloads } = running;
-    const started = Date.now();
-    const s = await stalled(running);
-    await until('the download to start', () => downloads.active === 1);
-    await until('the server to cut it off', () => downloads.active === 0);
-    t.ok(Date.now() - started < 3000, `cut off after ${Date.now() - started} ms`);
-    const got = await drain(s);
-    t.ok(got < big.length, `the client got ${got} of ${big.length} bytes, then the connection closed`);
-    t.equal(downloads.active, 0, 'slot let go once');
-  });
+for (const [setting, value] of [
+  ['downloadIdleMs', 300],
+  ['downloadSendMs', 400],
+] as const) {
+  t.test(
+    `a download ${setting === 'downloadIdleMs' ? 'whose reader takes nothing for downloadIdleMs' : 'not done after downloadSendMs'} is cut off, and its slot let go`,
+    async (t) => {
+      const running = await serve(t, { [setting]: value });
+      const { downloads } = running;
+      const started = Date.now();
+      const s = await stalled(running);
+      await until('the download to start', () => downloads.active === 1);
+      await until('the server to cut it off', () => downloads.active === 0);
+      t.ok(Date.now() - started < 3000, `cut off after ${Date.now() - started} ms`);
+      const got = await drain(s);
+      t.ok(got < big.length, `the client got ${got} of ${big.length} bytes, then the connection closed`);
+      t.equal(downloads.active, 0, 'slot let go once');
+    },
+  );
 }
 
-t.test('/api/releases lists the kept releases when one of them has an unreadable manifest, and says which', async (t) => {
-  const broken = 'abcdefabcdefabcd';
-  await cp(join(FIXTURE_LAKE, 'releases', id), join(lake, 'releases', broken), { recursive: true });
-  await writeFile(join(lake, 'releases', broken, 'manifest.json'), '{"releaseId": "abcdefabcd');
-  const server = await start(testConfig({ lakeDir: lake }));
-  t.teardown(() => server.close());
-  const r = await get(`${server.url}/api/releases`);
-  t.equal(r.status, 200);
-  t.equal(schemaErrors('releases.json', r.json), '', 'valid Releases');
-  t.same(r.json.releases.map((x: Json) => x.release), [id], 'the readable release is listed');
-  t.same(r.json.unreadable, [{ release: broken, reason: 'manifest.json is not valid JSON' }], 'the unreadable one is named, with why');
-  const file = await get(`${server.url}/api/releases/${broken}/files/manifest.json`);
-  t.equal(file.status, 404, 'and its files are not served');
-  t.match(file.json.detail, `release ${broken} is kept but not served, so neither are its files: manifest.json is not valid JSON`);
-});
+t.test(
+  '/api/releases lists the kept releases when one of them has an unreadable manifest, and says which',
+  async (t) => {
+    const broken = 'abcdefabcdefabcd';
+    await cp(join(FIXTURE_LAKE, 'releases', id), join(lake, 'releases', broken), { recursive: true });
+    await writeFile(join(lake, 'releases', broken, 'manifest.json'), '{"releaseId": "abcdefabcd');
+    const server = await start(testConfig({ lakeDir: lake }));
+    t.teardown(() => server.close());
+    const r = await get(`${server.url}/api/releases`);
+    t.equal(r.status, 200);
+    t.equal(schemaErrors('releases.json', r.json), '', 'valid Releases');
+    t.same(
+      r.json.releases.map((x: Json) => x.release),
+      [id],
+      'the readable release is listed',
+    );
+    t.same(
+      r.json.unreadable,
+      [{ release: broken, reason: 'manifest.json is not valid JSON' }],
+      'the unreadable one is named, with why',
+    );
+    const file = await get(`${server.url}/api/releases/${broken}/files/manifest.json`);
+    t.equal(file.status, 404, 'and its files are not served');
+    t.match(
+      file.json.detail,
+      `release ${broken} is kept but not served, so neither are its files: manifest.json is not valid JSON`,
+    );
+  },
+);

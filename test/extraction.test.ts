@@ -1,6 +1,7 @@
 // Entity extraction scored on the labelled sets of bench/extraction/ (the same measurement `make bench` prints): the
 // targets of issue 21 hold on the Legistar 2023 titles, and the agenda items keep what was measured on them.
 import t from 'tap';
+
 import { FIELDS, measureExtraction } from '../bench/extraction.ts';
 
 const r = measureExtraction();

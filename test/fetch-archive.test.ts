@@ -1,19 +1,21 @@
 // The Clerk's archive listing (pipelines/fetch/sources/archive.ts) on its fixtures and against a real loopback HTTP
 // server serving pages rendered by test/mirror/archive.ts; the sfbos.org and media host URL patterns; the weekdays
 // the last-resort guess tries.
-import t, { type Test } from 'tap';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+
+import t, { type Test } from 'tap';
+
 import { defaultConfig, type FetchConfig } from '../pipelines/fetch/config.ts';
 import { HttpClient } from '../pipelines/fetch/http.ts';
 import { Robots } from '../pipelines/fetch/robots.ts';
+import type { Discovery } from '../pipelines/fetch/source.ts';
 import { archiveUrl, discoverArchive, parseArchiveListing } from '../pipelines/fetch/sources/archive.ts';
 import { weekdays } from '../pipelines/fetch/sources/guess.ts';
 import { mediaUrls } from '../pipelines/fetch/sources/media.ts';
 import { sfbosUrls } from '../pipelines/fetch/sources/sfbos.ts';
-import type { Discovery } from '../pipelines/fetch/source.ts';
 import { CORPUS, ROOT } from './fixture.ts';
 import { archiveListingPages, type MirrorMeeting } from './mirror/archive.ts';
 

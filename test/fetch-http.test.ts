@@ -1,7 +1,6 @@
 // pipelines/fetch/http.ts and its guard against real loopback servers: bodies bounded in size (declared, streamed and
 // decompressed) and time, redirects followed by hand with each hop checked against the configured hosts and their
 // robots.txt, and no temp file left by any failure.
-import t from 'tap';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -9,10 +8,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable, pipeline } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { HttpClient, LIMITS, type HttpOptions } from '../pipelines/fetch/http.ts';
-import { Robots, hostGuard } from '../pipelines/fetch/robots.ts';
+
+import t from 'tap';
+
+import { HttpClient, type HttpOptions, LIMITS } from '../pipelines/fetch/http.ts';
+import { hostGuard, Robots } from '../pipelines/fetch/robots.ts';
 
 const MiB = 1024 * 1024;
 const UA = 'board-records-fetch/test';

@@ -4,7 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import t, { type Test } from 'tap';
+
 import { defaultConfig, type LegistarFeed } from '../pipelines/fetch/config.ts';
 import { HttpClient } from '../pipelines/fetch/http.ts';
 import { Robots } from '../pipelines/fetch/robots.ts';
@@ -17,13 +19,13 @@ import {
 } from '../pipelines/fetch/sources/legistar.ts';
 import {
   answerLegistar,
+  type CalendarRowSpec,
+  type FeedItemSpec,
+  type LegistarSite,
   renderCalendar,
   renderFeed,
   renderMeetingPage,
   viewHref,
-  type CalendarRowSpec,
-  type FeedItemSpec,
-  type LegistarSite,
 } from './mirror/legistar.ts';
 
 const fixture = (name: string) => readFile(new URL(`../pipelines/fetch/fixtures/${name}`, import.meta.url), 'utf8');

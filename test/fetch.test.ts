@@ -4,36 +4,38 @@
 // → MeetingDetail.aspx, View.ashx, the calendar grid: test/mirror/legistar.ts). Each host is its own server, so hosts
 // differ as they do in production (by host:port here). Real PDFs of ../shared/corpus are served for 2016–2020;
 // 2024–2026 documents are small PDFs made here and labelled synthetic.
-import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
+
 import { DuckDBInstance } from '@duckdb/node-api';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { configFrom, defaultConfig, parseFeeds, type FetchConfig } from '../pipelines/fetch/config.ts';
-import { candidatesOf, guessDays, runFetch, type FetchReport } from '../pipelines/fetch/fetcher.ts';
+import t, { type Test } from 'tap';
+
+import { configFrom, defaultConfig, type FetchConfig, parseFeeds } from '../pipelines/fetch/config.ts';
+import { candidatesOf, type FetchReport, guessDays, runFetch } from '../pipelines/fetch/fetcher.ts';
 import { readManifest } from '../pipelines/fetch/manifest.ts';
 import { readMeetingItems } from '../pipelines/fetch/meeting-items.ts';
 import { formatReport } from '../pipelines/fetch/report.ts';
+import type { MeetingItem } from '../pipelines/fetch/source.ts';
 import { STATE_FILE } from '../pipelines/fetch/state.ts';
+import { CORPUS, ROOT } from './fixture.ts';
 import { archiveListingPages, type MirrorMeeting } from './mirror/archive.ts';
 import {
   answerLegistar,
+  type FeedItemSpec,
+  type LegistarSite,
   renderCalendar,
   renderFeed,
   renderMeetingPage,
   viewHref,
-  type FeedItemSpec,
-  type LegistarSite,
 } from './mirror/legistar.ts';
-import type { MeetingItem } from '../pipelines/fetch/source.ts';
-import { CORPUS, ROOT } from './fixture.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 interface Hit {

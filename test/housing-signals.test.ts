@@ -2,6 +2,7 @@
 // alike in JavaScript (a file's `housingSignals`) and in DuckDB (which files count), and the rule text names it.
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
+
 import { HOUSING_RULE, HOUSING_SIGNALS } from '../src/queries/aggregates/housing.ts';
 
 const EXAMPLES: Record<string, { matches: string[]; misses: string[] }> = {

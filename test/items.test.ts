@@ -1,8 +1,9 @@
 // Minutes to records over HTTP: /api/items and /api/comments on the real 2016-11-01 minutes and agendas.
 import t from 'tap';
-import { expectRefusal, get, getValid, openFixtureRelease, schemaErrors, startFixtureServer } from './fixture.ts';
+
 import { itemRecordsById } from '../src/engine/texts.ts';
 import type { Json } from './fixture.ts';
+import { expectRefusal, get, getValid, openFixtureRelease, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -18,7 +19,11 @@ t.test("the consent block's shared vote is each item's roll call, with that item
     t.ok(minutes, `${file} found in the minutes`);
     t.equal(minutes.rollCalls.length, 1, `${file}: one roll call`);
     const [rc] = minutes.rollCalls;
-    t.same([rc.action, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy, rc.sharedVote], ['FINALLY PASSED', 'final-passage', 'passed', true, null, true], `${file}: FINALLY PASSED, final`);
+    t.same(
+      [rc.action, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy, rc.sharedVote],
+      ['FINALLY PASSED', 'final-passage', 'passed', true, null, true],
+      `${file}: FINALLY PASSED, final`,
+    );
     t.same(rc.ayes, ALL_11);
   }
 });
@@ -26,9 +31,21 @@ t.test("the consent block's shared vote is each item's roll call, with that item
 t.test('the AMENDED and RE-REFERRED motions of 160222 carry their own roll calls', async (t) => {
   const body = await items('q=fossil%20fuels%20leasing');
   const item = body.results.find((r: Json) => r.fileNumber === '160222' && r.kind === 'minutes');
-  t.same(item.rollCalls.map((rc: Json) => [rc.sequence, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy]), [[1, 'amendment', 'carried', false, null], [2, 'referral', 'carried', false, null]]);
-  t.match(item.rollCalls[0].action, /^Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE/);
-  t.match(item.rollCalls[1].action, /RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016\.$/);
+  t.same(
+    item.rollCalls.map((rc: Json) => [rc.sequence, rc.actionType, rc.result, rc.isFinal, rc.rescindedBy]),
+    [
+      [1, 'amendment', 'carried', false, null],
+      [2, 'referral', 'carried', false, null],
+    ],
+  );
+  t.match(
+    item.rollCalls[0].action,
+    /^Supervisor Avalos, seconded by Supervisor Mar, moved that this Ordinance be AMENDED, AN AMENDMENT OF THE WHOLE/,
+  );
+  t.match(
+    item.rollCalls[1].action,
+    /RE-REFERRED AS AMENDED to the Land Use and Transportation Committee meeting of November 14, 2016\.$/,
+  );
   t.same(item.sponsors.slice(0, 2), ['Avalos', 'Breed']);
 });
 
@@ -41,14 +58,24 @@ t.test('the resolution NOT ADOPTED, the rescission that followed, the excuse mot
   t.match(excuse.action, /moved that Supervisor Farrell be excused from voting on File No\. 161169/);
   t.equal(rejected.action, 'NOT ADOPTED');
   // Rescinded by vote 3 the same meeting: the record stays, with its type, but it is not final.
-  t.same([rejected.actionType, rejected.result, rejected.isFinal, rejected.rescindedBy], ['rejection', 'not-adopted', false, 3]);
+  t.same(
+    [rejected.actionType, rejected.result, rejected.isFinal, rejected.rescindedBy],
+    ['rejection', 'not-adopted', false, 3],
+  );
   t.same(rejected.ayes, ['Avalos', 'Breed', 'Campos', 'Kim', 'Mar', 'Peskin', 'Yee']);
   t.same(rejected.noes, ['Cohen', 'Tang', 'Wiener']);
   t.same(rejected.excused, ['Farrell']);
   t.equal(rescind.action, 'Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote.');
-  t.same([rescind.actionType, rescind.result, rescind.isFinal, rescind.rescindedBy], ['rescission', 'carried', false, null]);
+  t.same(
+    [rescind.actionType, rescind.result, rescind.isFinal, rescind.rescindedBy],
+    ['rescission', 'carried', false, null],
+  );
   t.same([excuse.result, excuse.rescindedBy], ['carried', null]);
-  t.ok(record.statusLines.some((l: string) => /REFERRED to the Government Audit and Oversight/.test(l)) || /REFERRED to the Government Audit/.test(record.text), 'the referral is kept');
+  t.ok(
+    record.statusLines.some((l: string) => /REFERRED to the Government Audit and Oversight/.test(l)) ||
+      /REFERRED to the Government Audit/.test(record.text),
+    'the referral is kept',
+  );
   t.match(record.officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
 });
 
@@ -56,7 +83,10 @@ t.test('Transbay Block 8: units, addresses, not-to-exceed amounts', async (t) =>
   const body = await items('q=Transbay%20Block%208&groupBy=file');
   const item = body.results.find((r: Json) => r.fileNumber === '161050');
   t.ok(item, 'file 161050');
-  t.same([...item.extracted.housingUnits].sort((a: number, b: number) => a - b), [80, 350]);
+  t.same(
+    [...item.extracted.housingUnits].sort((a: number, b: number) => a - b),
+    [80, 350],
+  );
   t.ok(item.extracted.addresses.includes('250 Fremont Street'));
   const nte = item.extracted.amounts.filter((a: Json) => a.qualifier === 'not-to-exceed').map((a: Json) => a.value);
   t.ok(nte.includes(302390833) && nte.includes(19290833), 'not-to-exceed $302,390,833 and $19,290,833');
@@ -65,18 +95,32 @@ t.test('Transbay Block 8: units, addresses, not-to-exceed amounts', async (t) =>
 
 t.test('voter and position filters', async (t) => {
   const noes = await items('q=resolution&voter=Wiener&position=no&limit=50');
-  t.same(noes.results.map((r: Json) => r.fileNumber), ['161169'], 'Wiener voted no only on 161169');
+  t.same(
+    noes.results.map((r: Json) => r.fileNumber),
+    ['161169'],
+    'Wiener voted no only on 161169',
+  );
   t.equal(noes.voter.fullName, 'Scott Wiener');
-  t.same(noes.results[0].voterPositions.map((v: Json) => v.position), ['aye', 'no', 'aye']);
+  t.same(
+    noes.results[0].voterPositions.map((v: Json) => v.position),
+    ['aye', 'no', 'aye'],
+  );
   const full = await items('q=resolution&voter=Scott%20Wiener&position=no');
-  t.same(full.results.map((r: Json) => r.id), noes.results.map((r: Json) => r.id), 'a full name works as a surname does');
+  t.same(
+    full.results.map((r: Json) => r.id),
+    noes.results.map((r: Json) => r.id),
+    'a full name works as a surname does',
+  );
   const excused = await items('q=Cuomo&voter=farrell&position=excused');
   t.equal(excused.results[0].fileNumber, '161169');
   const finalNoes = await items('q=resolution&voter=Wiener&position=no&final=true&limit=50');
   t.same(finalNoes.results, [], "final=true: Wiener's one no was on a vote rescinded later the same meeting");
   const finalOnly = await items('q=Administrative%20Code&final=true&limit=50');
   t.ok(finalOnly.results.length > 0);
-  t.ok(finalOnly.results.every((r: Json) => r.rollCalls.some((rc: Json) => rc.isFinal)), 'final=true keeps records with a final roll call');
+  t.ok(
+    finalOnly.results.every((r: Json) => r.rollCalls.some((rc: Json) => rc.isFinal)),
+    'final=true keeps records with a final roll call',
+  );
   const ambiguous = await api('/api/items?q=housing&voter=Mar');
   t.equal(ambiguous.status, 400);
   t.match(ambiguous.json.detail, /Eric Mar.*Gordon Mar/);
@@ -104,7 +148,10 @@ t.test('public-comment speakers found by topic and by name', async (t) => {
   t.equal(library.results[0].speaker, 'Peter Warfield');
   t.match(library.results[0].officialUrl, /bag110116_minutes\.pdf#page=\d+$/);
   const consulate = await comments('q=Chinese%20consulate&speaker=female');
-  t.same(consulate.results.map((r: Json) => r.speaker), ['Female Speaker', 'Female Speaker']);
+  t.same(
+    consulate.results.map((r: Json) => r.speaker),
+    ['Female Speaker', 'Female Speaker'],
+  );
   const record = await api(new URL(library.results[0].transcriptUrl).pathname);
   t.equal(schemaErrors('comment-record.json', record.json), '');
   t.equal(record.json.fileNumber, null, 'general public comment');
@@ -122,7 +169,10 @@ t.test('Markdown for items and item records', async (t) => {
   t.match(record.text, /^# File 161169/);
   t.match(record.text, /Noes 3 \(Cohen, Tang, Wiener\)/);
   t.match(record.text, /^- Vote 2 \(rejection, rescinded by vote 3\): NOT ADOPTED — Ayes 7 .* — result: not-adopted$/m);
-  t.match(record.text, /^- Vote 3 \(rescission\): Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote\. — .* — result: carried$/m);
+  t.match(
+    record.text,
+    /^- Vote 3 \(rescission\): Supervisor Kim, seconded by Supervisor Mar, moved to rescind the previous vote\. — .* — result: carried$/m,
+  );
 });
 
 t.test('every broken rule is a 400 naming the parameter', async (t) => {
@@ -148,15 +198,32 @@ t.test('every broken rule is a 400 naming the parameter', async (t) => {
 t.test('every item record read by offset from the record store is its Parquet row and roll calls', async (t) => {
   const release = await openFixtureRelease(t);
   const items = await release.pool.rows(`SELECT item_id, to_json(i)::VARCHAR AS j FROM items i ORDER BY item_id`);
-  const rolls = await release.pool.rows(`SELECT item_id, to_json(r)::VARCHAR AS j FROM roll_calls r ORDER BY item_id, sequence`);
-  const stored = await itemRecordsById(release, items.map((i) => String(i.item_id)));
+  const rolls = await release.pool.rows(
+    `SELECT item_id, to_json(r)::VARCHAR AS j FROM roll_calls r ORDER BY item_id, sequence`,
+  );
+  const stored = await itemRecordsById(
+    release,
+    items.map((i) => String(i.item_id)),
+  );
   t.equal(stored.size, items.length, `${items.length} items, each in the store`);
   // Key order aside (the view puts the partition column `year` last): the same values.
-  const sorted = (v: Json): Json => Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
+  const sorted = (v: Json): Json =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted(v[k])]),
+          )
+        : v;
   let differ = 0;
   for (const i of items) {
     const s = stored.get(String(i.item_id))!;
-    const expected = { item: JSON.parse(String(i.j)), roll_calls: rolls.filter((r) => r.item_id === i.item_id).map((r) => JSON.parse(String(r.j))) };
+    const expected = {
+      item: JSON.parse(String(i.j)),
+      roll_calls: rolls.filter((r) => r.item_id === i.item_id).map((r) => JSON.parse(String(r.j))),
+    };
     if (JSON.stringify(sorted(s)) !== JSON.stringify(sorted(expected))) differ++;
   }
   t.equal(differ, 0, 'no record differs from its rows');

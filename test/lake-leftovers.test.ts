@@ -7,7 +7,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import t from 'tap';
+
 import { pointCurrent } from '../pipelines/publish/release.ts';
 import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';

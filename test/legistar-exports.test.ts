@@ -6,18 +6,20 @@
 // the minutes' own outcomes, but for one row that disagrees on purpose. The build publishes; the files carry their
 // sources; the unknown and broken files are problems naming them and their columns; the quality report, through the
 // real server, lists exactly the disagreeing row. Also: Legistar's action/result words → the lake's, one test a row.
-import { crc32, deflateRawSync } from 'node:zlib';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32, deflateRawSync } from 'node:zlib';
+
 import { DuckDBInstance } from '@duckdb/node-api';
 import t from 'tap';
+
 import { LEGISTAR_OUTCOMES, legistarOutcome } from '../pipelines/enrich/legistar-actions.ts';
 import { classify, type Shape } from '../pipelines/exports/shapes.ts';
 import { Release } from '../src/lake/release.ts';
 import { start } from '../src/server.ts';
 import { build, makeCorpus, newLake } from './corpora.ts';
-import { CORPUS, getValid, testConfig } from './fixture.ts';
 import type { Json } from './fixture.ts';
+import { CORPUS, getValid, testConfig } from './fixture.ts';
 
 t.test("Legistar's action and result → the lake's action type and result", async (t) => {
   for (const [action, result, actionType, outcome] of LEGISTAR_OUTCOMES) {

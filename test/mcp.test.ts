@@ -3,11 +3,12 @@
 // (405, 413, Origin, the protocol's own errors).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import t from 'tap';
+
 import { CHARS_PER_TOKEN, fit, TOKEN_BUDGET } from '../src/mcp/budget.ts';
 import { MAX_BODY_BYTES } from '../src/mcp/http.ts';
 import { tools } from '../src/mcp/tools.ts';
-import { get, schemaErrors, startFixtureServer } from './fixture.ts';
 import type { Json } from './fixture.ts';
+import { get, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -15,7 +16,11 @@ const endpoint = `${running.url}/api/mcp`;
 const { json: health } = await get(`${running.url}/api/health`);
 
 type Result = { content: { type: string; text: string }[]; structuredContent?: Json; isError?: boolean };
-const text = (r: Result) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+const text = (r: Result) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 /** The REST problem detail for the same request, to compare tool error messages with. */
 const restDetail = async (path: string) => {
   const r = await get(`${running.url}${path}`);
@@ -34,7 +39,8 @@ for (const { version, mode } of MODES) {
     await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
     t.teardown(() => client.close());
     t.equal(client.getNegotiatedProtocolVersion(), version, `negotiated ${version}`);
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as Result;
     const ok = async (name: string, args: Record<string, unknown>) => {
       const r = await call(name, args);
       t.notOk(r.isError, `${name} ${JSON.stringify(args)} succeeds${r.isError ? `: ${text(r)}` : ''}`);
@@ -55,14 +61,28 @@ for (const { version, mode } of MODES) {
         t.match(tool.description, /not a stance|summar/i, `${tool.name} states its caveat`);
       }
       const items = listed.find((x) => x.name === 'search_items')!;
-      t.match(items.inputSchema.properties, { q: { minLength: 2, maxLength: 300 }, limit: { minimum: 1, maximum: 50, default: 20 }, groupBy: { enum: ['none', 'file', 'matter'] } }, 'bounds mirror /api/items');
-      t.notOk('format' in (items.inputSchema.properties ?? {}), 'no format argument: results carry both JSON and Markdown');
+      t.match(
+        items.inputSchema.properties,
+        {
+          q: { minLength: 2, maxLength: 300 },
+          limit: { minimum: 1, maximum: 50, default: 20 },
+          groupBy: { enum: ['none', 'file', 'matter'] },
+        },
+        'bounds mirror /api/items',
+      );
+      t.notOk(
+        'format' in (items.inputSchema.properties ?? {}),
+        'no format argument: results carry both JSON and Markdown',
+      );
     });
 
     t.test('search_pages finds the pages holding file 160965', async (t) => {
       const r = await ok('search_pages', { q: '160965', limit: 5 });
       t.equal(schemaErrors('search-response.json', r.structuredContent), '');
-      t.ok(r.structuredContent.results.some((x: Json) => x.id === '2016-11-01-minutes-p4'), 'the minutes page 4');
+      t.ok(
+        r.structuredContent.results.some((x: Json) => x.id === '2016-11-01-minutes-p4'),
+        'the minutes page 4',
+      );
       t.match(text(r), /\*\*160965\*\*/);
       t.match(text(r), 'bag110116_minutes.pdf#page=4', 'official link in the Markdown');
     });
@@ -80,7 +100,10 @@ for (const { version, mode } of MODES) {
     t.test('search_items with a voter and a position', async (t) => {
       const r = await ok('search_items', { q: 'Transbay Block 8', voter: 'Kim', position: 'aye', limit: 10 });
       t.equal(r.structuredContent.voter.fullName, 'Jane Kim');
-      t.ok(r.structuredContent.results.some((x: Json) => x.fileNumber === '161050'), 'file 161050 (Transbay Block 8 bonds)');
+      t.ok(
+        r.structuredContent.results.some((x: Json) => x.fileNumber === '161050'),
+        'file 161050 (Transbay Block 8 bonds)',
+      );
       t.match(text(r), /Jane Kim recorded \*\*aye\*\*/);
     });
 
@@ -89,7 +112,10 @@ for (const { version, mode } of MODES) {
       t.equal(schemaErrors('comment-search-response.json', r.structuredContent), '');
       const warfield = r.structuredContent.results.find((x: Json) => x.speaker === 'Peter Warfield');
       t.match(warfield, { id: '2016-11-01-minutes-c004', meetingDate: '2016-11-01' });
-      t.match(text(r), /\*\*Peter Warfield\*\* \(2016-11-01, page \d+\): shared various concerns regarding the San Francisco Public Library/);
+      t.match(
+        text(r),
+        /\*\*Peter Warfield\*\* \(2016-11-01, page \d+\): shared various concerns regarding the San Francisco Public Library/,
+      );
     });
 
     t.test('get_record by id: an item with its roll call and block text', async (t) => {
@@ -102,16 +128,19 @@ for (const { version, mode } of MODES) {
       t.match(text(r), /## Block text/);
     });
 
-    t.test('get_record by URL: a comment (markdownUrl) with the page it is on, and a page (transcriptUrl)', async (t) => {
-      const comment = await ok('get_record', { url: `${running.url}/api/comments/2016-11-01-minutes-c004.md` });
-      t.match(comment.structuredContent, { kind: 'comment', record: { speaker: 'Peter Warfield' } });
-      t.match(comment.structuredContent.page.text, /Warfield/, 'the page text holds the speaker');
-      t.match(text(comment), /# Public comment by Peter Warfield/);
-      const page = await ok('get_record', { url: `${running.url}/api/pages/2016-11-01-minutes-p4` });
-      t.match(page.structuredContent, { kind: 'page', record: { id: '2016-11-01-minutes-p4', text: /160965/ } });
-    });
+    t.test(
+      'get_record by URL: a comment (markdownUrl) with the page it is on, and a page (transcriptUrl)',
+      async (t) => {
+        const comment = await ok('get_record', { url: `${running.url}/api/comments/2016-11-01-minutes-c004.md` });
+        t.match(comment.structuredContent, { kind: 'comment', record: { speaker: 'Peter Warfield' } });
+        t.match(comment.structuredContent.page.text, /Warfield/, 'the page text holds the speaker');
+        t.match(text(comment), /# Public comment by Peter Warfield/);
+        const page = await ok('get_record', { url: `${running.url}/api/pages/2016-11-01-minutes-p4` });
+        t.match(page.structuredContent, { kind: 'page', record: { id: '2016-11-01-minutes-p4', text: /160965/ } });
+      },
+    );
 
-    t.test('vote_aggregate counts Jane Kim\'s recorded positions with evidence', async (t) => {
+    t.test("vote_aggregate counts Jane Kim's recorded positions with evidence", async (t) => {
       const r = await ok('vote_aggregate', { voter: 'Kim', from: 2016, to: 2016 });
       t.equal(schemaErrors('votes-aggregate.json', r.structuredContent), '');
       t.equal(r.structuredContent.voter.fullName, 'Jane Kim');
@@ -130,8 +159,16 @@ for (const { version, mode } of MODES) {
     t.test('ask returns the evidence bundle for a question', async (t) => {
       const r = await ok('ask', { q: 'How did Supervisor Kim vote on the Transbay Block 8 housing bonds in 2016?' });
       t.equal(schemaErrors('evidence-bundle.json', r.structuredContent), '');
-      t.match(r.structuredContent.interpretation, { fromYear: 2016, toYear: 2016, voteIntent: true, housingIntent: true });
-      t.ok(r.structuredContent.legislativeItems.results.some((x: Json) => x.fileNumber === '161050'), 'file 161050 in the bundle');
+      t.match(r.structuredContent.interpretation, {
+        fromYear: 2016,
+        toYear: 2016,
+        voteIntent: true,
+        housingIntent: true,
+      });
+      t.ok(
+        r.structuredContent.legislativeItems.results.some((x: Json) => x.fileNumber === '161050'),
+        'file 161050 in the bundle',
+      );
       t.match(text(r), /# Evidence for: How did Supervisor Kim vote/);
     });
 
@@ -141,7 +178,11 @@ for (const { version, mode } of MODES) {
       const feed = first.structuredContent;
       t.equal(feed.changes.length, 3);
       t.equal(feed.nextCursor, feed.changes[2].sequence, 'nextCursor is the last sequence shown');
-      t.ok(feed.changes.every((c: Json) => ['insert', 'update', 'delete'].includes(c.operation) && c.url.includes('/api/snapshots/')));
+      t.ok(
+        feed.changes.every(
+          (c: Json) => ['insert', 'update', 'delete'].includes(c.operation) && c.url.includes('/api/snapshots/'),
+        ),
+      );
       t.match(text(first), new RegExp(`Next cursor: ${feed.nextCursor}`));
       const next = await ok('read_changes', { cursor: feed.nextCursor, limit: 3 });
       t.ok(next.structuredContent.changes[0].sequence > feed.nextCursor, 'the next page continues after the cursor');
@@ -151,14 +192,26 @@ for (const { version, mode } of MODES) {
       const kept = all.structuredContent.changes;
       t.equal(cut.kept, kept.length);
       t.equal(all.structuredContent.returned, kept.length);
-      t.equal(all.structuredContent.nextCursor, kept[kept.length - 1].sequence, 'after a budget cut, nextCursor continues right after the last change kept');
+      t.equal(
+        all.structuredContent.nextCursor,
+        kept[kept.length - 1].sequence,
+        'after a budget cut, nextCursor continues right after the last change kept',
+      );
       t.equal(all.structuredContent.hasMore, true);
     });
 
     t.test('snapshot_manifest lists the snapshot entities', async (t) => {
       const r = await ok('snapshot_manifest', {});
-      t.same(r.structuredContent.entities.map((e: Json) => e.entity).sort(), ['documents', 'legislative-files', 'recorded-positions', 'supervisors']);
-      t.ok(r.structuredContent.entities.every((e: Json) => e.records > 0), 'every entity has records');
+      t.same(r.structuredContent.entities.map((e: Json) => e.entity).sort(), [
+        'documents',
+        'legislative-files',
+        'recorded-positions',
+        'supervisors',
+      ]);
+      t.ok(
+        r.structuredContent.entities.every((e: Json) => e.records > 0),
+        'every entity has records',
+      );
       t.match(text(r), /\| legislative-files \| \d+ \|/);
       const pinned = await call('snapshot_manifest', { release: health.release });
       t.equal(pinned.isError, true, 'release pins are a REST feature only');
@@ -169,9 +222,13 @@ for (const { version, mode } of MODES) {
       const r = await call('search_items', { q: 'housing', limit: 50 });
       t.notOk(r.isError);
       const chars = JSON.stringify(r.structuredContent).length + text(r).length;
-      t.ok(chars <= TOKEN_BUDGET * CHARS_PER_TOKEN + 2000, `${chars} characters (~${Math.round(chars / CHARS_PER_TOKEN)} tokens)`);
+      t.ok(
+        chars <= TOKEN_BUDGET * CHARS_PER_TOKEN + 2000,
+        `${chars} characters (~${Math.round(chars / CHARS_PER_TOKEN)} tokens)`,
+      );
       t.equal(r.structuredContent.returned, r.structuredContent.results.length);
-      for (const cut of r.structuredContent.trimmed) t.match(text(r), cut.path, `the Markdown names the cut ${cut.path}`);
+      for (const cut of r.structuredContent.trimmed)
+        t.match(text(r), cut.path, `the Markdown names the cut ${cut.path}`);
     });
 
     t.test('bad arguments come back as isError results with the REST message', async (t) => {
@@ -213,7 +270,10 @@ t.test('the token budget trims long texts and long lists, and says so', async (t
   t.ok(fitted.estimatedTokens <= TOKEN_BUDGET);
   const text = fitted.trimmed.find((x) => x.path === 'record.text')!;
   t.match(text, { of: 200_000, fetch: 'http://x/api/items/a.md' });
-  t.match(fitted.body.record.text, /\[trimmed: \d+ of 200000 characters shown; full text at http:\/\/x\/api\/items\/a\.md\]$/);
+  t.match(
+    fitted.body.record.text,
+    /\[trimmed: \d+ of 200000 characters shown; full text at http:\/\/x\/api\/items\/a\.md\]$/,
+  );
   const list = fitted.trimmed.find((x) => x.path === 'results')!;
   t.match(list, { of: 400, fetch: 'lower limit' });
   t.equal(fitted.body.returned, fitted.body.results.length, '`returned` counts what is left');
@@ -221,20 +281,38 @@ t.test('the token budget trims long texts and long lists, and says so', async (t
   t.same(fit({ a: 'short' }, () => 'md', 'x').trimmed, [], 'a small result is left alone');
 });
 
-t.test('HTTP edges: methods, size, origin, and the protocol\'s own errors', async (t) => {
+t.test("HTTP edges: methods, size, origin, and the protocol's own errors", async (t) => {
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   for (const method of ['GET', 'DELETE']) {
     const r = await get(endpoint, { method, headers: { Accept: 'application/json, text/event-stream' } });
     t.equal(r.status, 405, `${method} → 405`);
     t.equal(r.headers.get('allow'), 'POST');
     t.match(r.json, { jsonrpc: '2.0', error: { code: -32000 } });
   }
-  const big = await get(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_pages', arguments: { q: 'x'.repeat(MAX_BODY_BYTES) } } }) });
+  const big = await get(endpoint, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_pages', arguments: { q: 'x'.repeat(MAX_BODY_BYTES) } },
+    }),
+  });
   t.equal(big.status, 413, 'a body over 1 MiB → 413');
   t.match(big.json, { error: { message: /Payload Too Large/ } });
 
-  const foreign = await get(endpoint, { method: 'POST', headers: { ...headers, Origin: 'https://evil.example' }, body: initialize });
+  const foreign = await get(endpoint, {
+    method: 'POST',
+    headers: { ...headers, Origin: 'https://evil.example' },
+    body: initialize,
+  });
   t.equal(foreign.status, 403, 'a foreign Origin → 403');
   t.equal(foreign.headers.get('access-control-allow-origin'), null, 'no CORS grant on /api/mcp');
   for (const origin of [running.url, 'http://localhost:5173']) {
@@ -247,13 +325,33 @@ t.test('HTTP edges: methods, size, origin, and the protocol\'s own errors', asyn
   const malformed = await get(endpoint, { method: 'POST', headers, body: '{"jsonrpc": "2.0", "id": 1,' });
   t.match(malformed.json, { error: { code: -32700 } }, 'malformed JSON → parse error');
   t.equal(malformed.status, 400);
-  const accept = await get(endpoint, { method: 'POST', headers: { ...headers, Accept: 'text/html' }, body: initialize });
+  const accept = await get(endpoint, {
+    method: 'POST',
+    headers: { ...headers, Accept: 'text/html' },
+    body: initialize,
+  });
   t.equal(accept.status, 406, 'a wrong Accept → 406');
-  const legacyVersion = await get(endpoint, { method: 'POST', headers: { ...headers, 'MCP-Protocol-Version': '1999-01-01' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  const legacyVersion = await get(endpoint, {
+    method: 'POST',
+    headers: { ...headers, 'MCP-Protocol-Version': '1999-01-01' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
   t.equal(legacyVersion.status, 400, 'an unsupported MCP-Protocol-Version header → 400');
   t.match(legacyVersion.json, { error: { message: /Unsupported protocol version: 1999-01-01/ } });
-  const envelope = { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-  const modernVersion = await get(endpoint, { method: 'POST', headers: { ...headers, 'MCP-Protocol-Version': '2099-01-01' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: envelope } }) });
-  t.match(modernVersion.json, { error: { code: -32022, data: { supported: ['2026-07-28'] } } }, 'an unsupported modern revision → -32022');
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+    'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const modernVersion = await get(endpoint, {
+    method: 'POST',
+    headers: { ...headers, 'MCP-Protocol-Version': '2099-01-01' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: envelope } }),
+  });
+  t.match(
+    modernVersion.json,
+    { error: { code: -32022, data: { supported: ['2026-07-28'] } } },
+    'an unsupported modern revision → -32022',
+  );
   t.equal(modernVersion.headers.get('x-release-id'), health.release, 'every response names the release');
 });

@@ -6,13 +6,15 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+
 import t, { type Test } from 'tap';
+
 import { readExamples } from '../src/http/openapi.ts';
 import { openapi } from '../src/http/routes/index.ts';
 import { validate } from './document.ts';
-import { ROOT, startFixtureServer } from './fixture.ts';
-import { answer, exampleUrl, missingValues, type Answer } from './openapi-requests.ts';
 import type { Json } from './fixture.ts';
+import { ROOT, startFixtureServer } from './fixture.ts';
+import { type Answer, answer, exampleUrl, missingValues } from './openapi-requests.ts';
 
 const run = promisify(execFile);
 const running = await startFixtureServer();

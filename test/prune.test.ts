@@ -5,7 +5,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import t from 'tap';
+
 import { pointCurrent, prune } from '../pipelines/publish/release.ts';
 import { ROOT } from './fixture.ts';
 

@@ -1,9 +1,11 @@
 // /api/query: the golden interpretation file, the evidence bundle over the real corpus, guidance, Markdown, bounds.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import t from 'tap';
-import { get, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
+
 import type { Json } from './fixture.ts';
+import { get, ROOT, schemaErrors, startFixtureServer } from './fixture.ts';
 
 const running = await startFixtureServer();
 t.teardown(() => running.close());
@@ -41,10 +43,20 @@ t.test('a question naming a file’s subject returns that file first', async (t)
 
 t.test('a named voter and position filter the vote search; guidance gives the aggregate call', async (t) => {
   const body = await ask('What did Tang vote against in 2016?');
-  t.match(body.interpretation, { voter: 'Katy Tang', recordedPosition: 'no', fromYear: 2016, toYear: 2016, searchQuery: '' });
+  t.match(body.interpretation, {
+    voter: 'Katy Tang',
+    recordedPosition: 'no',
+    fromYear: 2016,
+    toYear: 2016,
+    searchQuery: '',
+  });
   const items = body.legislativeItems;
   t.match(items.filters, { voter: 'katy-tang', position: 'no' });
-  t.same(items.results.map((r: Json) => r.fileNumber), ['161169'], 'the one roll call Tang voted no on');
+  t.same(
+    items.results.map((r: Json) => r.fileNumber),
+    ['161169'],
+    'the one roll call Tang voted no on',
+  );
   t.ok(items.results[0].voterPositions.some((v: Json) => v.position === 'no' && v.action === 'NOT ADOPTED'));
   const g = body.guidance.join('\n');
   t.match(g, /not a stance on the underlying matter/);
@@ -61,20 +73,28 @@ t.test('a named voter and position filter the vote search; guidance gives the ag
   t.equal(body.publicComments, null, 'not a comment question');
 });
 
-t.test('housing questions point to the housing aggregate; ambiguous and not-serving names apply no voter filter', async (t) => {
-  const peskin = await ask('How did Peskin vote on housing in 2016?');
-  t.ok(peskin.guidance.some((s: string) => s.includes('/api/aggregates/housing?voter=Aaron+Peskin&from=2016&to=2016')));
-  t.ok(peskin.legislativeItems.results.every((r: Json) => r.voterPositions.length > 0), 'only items Peskin voted on');
-  const mar = await ask('How did Mar vote on housing?');
-  t.equal(mar.interpretation.voter, null);
-  t.equal(mar.legislativeItems.filters.voter, null);
-  t.ok(mar.guidance.some((s: string) => /Eric Mar/.test(s) && /Gordon Mar/.test(s) && /full name or a year/.test(s)));
-  const preston = await ask('Preston votes in 2016');
-  t.equal(preston.interpretation.voter, null);
-  t.ok(preston.guidance.some((s: string) => /Dean Preston/.test(s) && /did not serve in 2016–2016/.test(s)));
-  const two = await ask('Did Kim and Peskin vote for the Cuomo resolution?');
-  t.ok(two.guidance.some((s: string) => s.includes('also names Aaron Peskin')));
-});
+t.test(
+  'housing questions point to the housing aggregate; ambiguous and not-serving names apply no voter filter',
+  async (t) => {
+    const peskin = await ask('How did Peskin vote on housing in 2016?');
+    t.ok(
+      peskin.guidance.some((s: string) => s.includes('/api/aggregates/housing?voter=Aaron+Peskin&from=2016&to=2016')),
+    );
+    t.ok(
+      peskin.legislativeItems.results.every((r: Json) => r.voterPositions.length > 0),
+      'only items Peskin voted on',
+    );
+    const mar = await ask('How did Mar vote on housing?');
+    t.equal(mar.interpretation.voter, null);
+    t.equal(mar.legislativeItems.filters.voter, null);
+    t.ok(mar.guidance.some((s: string) => /Eric Mar/.test(s) && /Gordon Mar/.test(s) && /full name or a year/.test(s)));
+    const preston = await ask('Preston votes in 2016');
+    t.equal(preston.interpretation.voter, null);
+    t.ok(preston.guidance.some((s: string) => /Dean Preston/.test(s) && /did not serve in 2016–2016/.test(s)));
+    const two = await ask('Did Kim and Peskin vote for the Cuomo resolution?');
+    t.ok(two.guidance.some((s: string) => s.includes('also names Aaron Peskin')));
+  },
+);
 
 t.test('public comments only when the question is about comment or speakers', async (t) => {
   const body = await ask('Who spoke in public comment in 2016?');
@@ -91,26 +111,48 @@ t.test('final-only questions keep final actions', async (t) => {
   const body = await ask('Which ordinances were finally passed in 2016?');
   t.ok(body.interpretation.finalOnly);
   t.ok(body.legislativeItems.results.length > 0);
-  t.ok(body.legislativeItems.results.every((r: Json) => r.rollCalls.some((rc: Json) => rc.isFinal)), 'each with a final roll call');
+  t.ok(
+    body.legislativeItems.results.every((r: Json) => r.rollCalls.some((rc: Json) => rc.isFinal)),
+    'each with a final roll call',
+  );
 });
 
 t.test('Markdown: headings per section, one line per record with its citation', async (t) => {
   const r = await api(`/api/query.md?q=${encodeURIComponent('How did Tang vote on the Cuomo resolution in 2016?')}`);
   t.equal(r.status, 200);
   t.match(r.headers.get('content-type'), /text\/markdown/);
-  for (const h of ['# Evidence for: How did Tang vote', '## Interpretation', '## Guidance', '## Legislative items', '## Page matches', '## Public comments']) t.match(r.text, h);
-  t.match(r.text, /1\. \*\*File 161169: .*\n(.*\n)*?.*\[official PDF\]\(https:\/\/sfbos\.org\/[^)]+#page=\d+\) · \[record\]\(http[^)]+\/api\/items\/2016-11-01-minutes-161169\)/);
+  for (const h of [
+    '# Evidence for: How did Tang vote',
+    '## Interpretation',
+    '## Guidance',
+    '## Legislative items',
+    '## Page matches',
+    '## Public comments',
+  ])
+    t.match(r.text, h);
+  t.match(
+    r.text,
+    /1\. \*\*File 161169: .*\n(.*\n)*?.*\[official PDF\]\(https:\/\/sfbos\.org\/[^)]+#page=\d+\) · \[record\]\(http[^)]+\/api\/items\/2016-11-01-minutes-161169\)/,
+  );
   t.match(r.text, /Katy Tang recorded \*\*no\*\* on: NOT ADOPTED/);
   const accept = await api(`/api/query?q=living%20roofs`, { headers: { Accept: 'text/markdown' } });
   t.match(accept.headers.get('content-type'), /text\/markdown/);
 });
 
 t.test('q bounds are 400s naming the parameter and rule', async (t) => {
-  for (const [qs, rule] of [['', 'required'], ['q=a', 'minLength'], [`q=${'a'.repeat(501)}`, 'maxLength'], ['q=housing&voter=Peskin', 'unknown']]) {
+  for (const [qs, rule] of [
+    ['', 'required'],
+    ['q=a', 'minLength'],
+    [`q=${'a'.repeat(501)}`, 'maxLength'],
+    ['q=housing&voter=Peskin', 'unknown'],
+  ]) {
     const r = await api(`/api/query?${qs}`);
     t.equal(r.status, 400, qs.slice(0, 30));
     t.match(r.headers.get('content-type'), /application\/problem\+json/);
-    t.ok(r.json.errors.some((e: Json) => e.rule === rule), rule);
+    t.ok(
+      r.json.errors.some((e: Json) => e.rule === rule),
+      rule,
+    );
   }
   t.equal((await api(`/api/query?q=${'a '.repeat(250)}`)).status, 200, '500 characters are allowed');
 });

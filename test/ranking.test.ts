@@ -5,9 +5,11 @@
 // release id, which hashes every file's sha256 (SHA256SUMS), the postings stores' included.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import t, { type Test } from 'tap';
-import type { Collection } from '../core/lake/format.ts';
+
 import { deriveQueries, SEARCH_CLASSES } from '../bench/queries.ts';
+import type { Collection } from '../core/lake/format.ts';
 import { postingsStore } from '../src/engine/postings.ts';
 import { rank } from '../src/engine/rank.ts';
 import { Params } from '../src/queries/sql.ts';
@@ -24,8 +26,15 @@ async function bySql(collection: Collection, text: string, f: Filters) {
   const m = await bm25(release, q, collection, text, f, f.kind);
   if (m.empty) return { query: m.query, ids: [], total: 0 };
   const where = f.date ? `WHERE starts_with(doc_id, ${q.add(`${f.date}-`)})` : '';
-  const rows = await release.pool.rows(`SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT 20`, q);
-  return { query: m.query, ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })), total: rows.length ? Number(rows[0].total) : 0 };
+  const rows = await release.pool.rows(
+    `SELECT doc_id AS id, score, (count(*) OVER ())::INTEGER AS total FROM (${m.sql}) ${where} ORDER BY score DESC, doc_id LIMIT 20`,
+    q,
+  );
+  return {
+    query: m.query,
+    ids: rows.map((r) => ({ id: String(r.id), score: Number(r.score) })),
+    total: rows.length ? Number(rows[0].total) : 0,
+  };
 }
 
 /** Compares the two rankings; returns the SQL's total. */
@@ -34,12 +43,22 @@ async function same(t: Test, collection: Collection, text: string, f: Filters): 
   const ranked = await rank(release, { collection, query: sql.query, ...f, limit: 20 });
   const js = { ids: ranked.hits, total: ranked.total };
   const label = `${collection} ${JSON.stringify(text)} ${JSON.stringify(f)}`;
-  const ok = js.total === sql.total && js.ids.length === sql.ids.length
-    && js.ids.every((r, i) => r.id === sql.ids[i].id && Math.abs(r.score - sql.ids[i].score) < 1e-9);
+  const ok =
+    js.total === sql.total &&
+    js.ids.length === sql.ids.length &&
+    js.ids.every((r, i) => r.id === sql.ids[i].id && Math.abs(r.score - sql.ids[i].score) < 1e-9);
   if (!ok) {
     t.equal(js.total, sql.total, `${label}: total`);
-    t.same(js.ids.map((r) => r.id), sql.ids.map((r) => r.id), `${label}: the same documents in the same order`);
-    t.same(js.ids.map((r) => r.score.toFixed(9)), sql.ids.map((r) => r.score.toFixed(9)), `${label}: the same scores`);
+    t.same(
+      js.ids.map((r) => r.id),
+      sql.ids.map((r) => r.id),
+      `${label}: the same documents in the same order`,
+    );
+    t.same(
+      js.ids.map((r) => r.score.toFixed(9)),
+      sql.ids.map((r) => r.score.toFixed(9)),
+      `${label}: the same scores`,
+    );
   } else t.pass(`${label}: ${sql.total} matches, the same top ${sql.ids.length}`);
   return sql.total;
 }
@@ -47,7 +66,9 @@ async function same(t: Test, collection: Collection, text: string, f: Filters): 
 const all = { from: 2012, to: 2026 };
 
 t.test('every judged query ranks as the SQL ranks it, pages and items', async (t) => {
-  const judged = JSON.parse(readFileSync(join(ROOT, 'bench', 'judged', 'queries.json'), 'utf8')).queries as { query: string }[];
+  const judged = JSON.parse(readFileSync(join(ROOT, 'bench', 'judged', 'queries.json'), 'utf8')).queries as {
+    query: string;
+  }[];
   t.ok(judged.length >= 100, `${judged.length} judged queries`);
   let matched = 0;
   for (const { query } of judged) {
@@ -98,25 +119,54 @@ t.test('phrases, stopwords, compounds, expansions, filters and empty results', a
     ['comment', 'housing', { ...all, date: '2016-11-01' }, 'comments: one meeting'],
     ['comment', 'zzyzx', all, 'comments: none'],
   ];
-  for (const [collection, text, f, what] of cases) await t.test(what, async (t) => { await same(t, collection, text, f); });
+  for (const [collection, text, f, what] of cases)
+    await t.test(what, async (t) => {
+      await same(t, collection, text, f);
+    });
 });
 
 t.test('a common term: every page holding it counted, filters exact', async (t) => {
   const store = await postingsStore(release, 'page');
-  const ranked = await rank(release, { collection: 'page', query: { terms: ['board'], phrases: [], weighted: [] }, ...all, limit: 3 });
+  const ranked = await rank(release, {
+    collection: 'page',
+    query: { terms: ['board'], phrases: [], weighted: [] },
+    ...all,
+    limit: 3,
+  });
   const plain = { ids: ranked.hits, total: ranked.total };
-  t.equal(plain.total, (await store.postings('board')).docs.length, `"board": ${plain.total} pages, its whole postings list`);
+  t.equal(
+    plain.total,
+    (await store.postings('board')).docs.length,
+    `"board": ${plain.total} pages, its whole postings list`,
+  );
   t.equal(plain.ids.length, 3, 'the top 3 only');
   t.ok(plain.ids[0].score >= plain.ids[1].score && plain.ids[1].score >= plain.ids[2].score, 'by score');
-  const none = await rank(release, { collection: 'page', query: { terms: ['board'], phrases: [], weighted: [] }, from: 2030, to: 2012, limit: 3 });
+  const none = await rank(release, {
+    collection: 'page',
+    query: { terms: ['board'], phrases: [], weighted: [] },
+    from: 2030,
+    to: 2012,
+    limit: 3,
+  });
   t.same([none.hits, none.total], [[], 0], 'an empty year range');
 });
 
 t.test('the store holds the doc table of the docs table, in doc_id order', async (t) => {
   for (const collection of ['page', 'item', 'comment'] as const) {
     const store = await postingsStore(release, collection);
-    const rows = await release.pool.rows(`SELECT doc_no, doc_id, year::INTEGER AS year, kind FROM ${collection}_docs ORDER BY doc_id`);
+    const rows = await release.pool.rows(
+      `SELECT doc_no, doc_id, year::INTEGER AS year, kind FROM ${collection}_docs ORDER BY doc_id`,
+    );
     t.equal(store.docs, rows.length, `${collection}: ${rows.length} documents`);
-    t.ok(rows.every((r, i) => Number(r.doc_no) === i && store.docId(i) === r.doc_id && store.docYear[i] === r.year && store.kind(String(r.kind)) === store.docKind[i]), `${collection}: doc_no, id, year and kind agree`);
+    t.ok(
+      rows.every(
+        (r, i) =>
+          Number(r.doc_no) === i &&
+          store.docId(i) === r.doc_id &&
+          store.docYear[i] === r.year &&
+          store.kind(String(r.kind)) === store.docKind[i],
+      ),
+      `${collection}: doc_no, id, year and kind agree`,
+    );
   }
 });

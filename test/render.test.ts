@@ -2,17 +2,18 @@
 // server, no HTTP), turned into Markdown, HTML and Atom, and read for what a user reads: the file number, the roll
 // call and its counts, the totals, and a `<` that stays text.
 import t from 'tap';
-import { atomFeed } from '../src/render/atom/feed.ts';
-import { itemHtml, pageRecordHtml, rollCallTable } from '../src/render/html/records.ts';
-import { resultsHtml, type Form } from '../src/render/html/page.ts';
-import { votesAggregateMarkdown } from '../src/render/markdown/answers.ts';
-import { itemMarkdown, itemsMarkdown, searchMarkdown, tally } from '../src/render/markdown/records.ts';
+
 import { readParams } from '../src/http/params.ts';
 import { Urls } from '../src/http/urls.ts';
 import { votesAggregate } from '../src/queries/aggregates/votes.ts';
 import { getItem, searchItems } from '../src/queries/items.ts';
 import { getPage } from '../src/queries/pages.ts';
 import { search } from '../src/queries/search.ts';
+import { atomFeed } from '../src/render/atom/feed.ts';
+import { type Form, resultsHtml } from '../src/render/html/page.ts';
+import { itemHtml, pageRecordHtml, rollCallTable } from '../src/render/html/records.ts';
+import { votesAggregateMarkdown } from '../src/render/markdown/answers.ts';
+import { itemMarkdown, itemsMarkdown, searchMarkdown, tally } from '../src/render/markdown/records.ts';
 import { openFixtureRelease } from './fixture.ts';
 import type { Json } from './json.ts';
 

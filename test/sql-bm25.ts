@@ -3,13 +3,14 @@
 // test/ranking.test.ts and test/items-ranking.test.ts check that src/engine/ ranks exactly as these queries do; the
 // bench times the SQL as a baseline. Scores are sums of precomputed posting impacts (lake/README.md).
 import { join } from 'node:path';
-import { indexTable, POSTINGS_PART, type Collection } from '../core/lake/format.ts';
+
+import { type Collection, indexTable, POSTINGS_PART } from '../core/lake/format.ts';
 import { itemFileNumberSql, itemMeetingDateSql, meetingIdPrefix } from '../core/lake/ids.ts';
-import { sqlString } from '../core/sql.ts';
-import type { Release } from '../src/lake/release.ts';
-import { isStopTerm, parseQuery, type ParsedQuery } from '../core/text/analysis.ts';
 import type { Supervisor } from '../core/roster.ts';
-import { rollCallFilter, type ItemSearchParams } from '../src/queries/items.ts';
+import { sqlString } from '../core/sql.ts';
+import { isStopTerm, type ParsedQuery, parseQuery } from '../core/text/analysis.ts';
+import type { Release } from '../src/lake/release.ts';
+import { type ItemSearchParams, rollCallFilter } from '../src/queries/items.ts';
 import { Params } from '../src/queries/sql.ts';
 
 export interface Matches {
@@ -20,7 +21,14 @@ export interface Matches {
   empty: boolean;
 }
 
-export async function bm25(release: Release, q: Params, collection: Collection, text: string, years: { from: number; to: number }, kind?: string): Promise<Matches> {
+export async function bm25(
+  release: Release,
+  q: Params,
+  collection: Collection,
+  text: string,
+  years: { from: number; to: number },
+  kind?: string,
+): Promise<Matches> {
   const query = parseQuery(text);
   // The user's words and phrases (a phrase's stopwords are read for their positions and score 0: impact 0), then the
   // weighted phrases' (compounds, thesaurus expansions), which rank without adding matches of their own parts.
@@ -52,22 +60,33 @@ function scoreSql(query: ParsedQuery, q: Params): string {
     const own = w.terms.filter((t) => !counted.has(t) && !isStopTerm(t));
     own.forEach((t) => counted.add(t));
     if (own.length === 0) continue;
-    const printed = w.instead ? `${printedSql(w.terms, q)} AND NOT ${printedSql(w.instead, q)}` : printedSql(w.terms, q);
-    const weight = w.partWeight === w.weight && !w.instead ? String(w.weight) : `CASE WHEN ${printed} THEN ${w.weight} ELSE ${w.partWeight} END`;
+    const printed = w.instead
+      ? `${printedSql(w.terms, q)} AND NOT ${printedSql(w.instead, q)}`
+      : printedSql(w.terms, q);
+    const weight =
+      w.partWeight === w.weight && !w.instead
+        ? String(w.weight)
+        : `CASE WHEN ${printed} THEN ${w.weight} ELSE ${w.partWeight} END`;
     parts.push(`${weight} * coalesce(sum(impact) FILTER (WHERE ${inSql(own, q)}), 0)`);
   }
   return parts.join(' + ');
 }
 
-const inSql = (terms: string[], q: Params): string => (terms.length ? terms.map((t) => `term = ${q.add(t)}`).join(' OR ') : 'false');
+const inSql = (terms: string[], q: Params): string =>
+  terms.length ? terms.map((t) => `term = ${q.add(t)}`).join(' OR ') : 'false';
 
 /** Whether a document prints these terms in order (one term: holds it). */
 function printedSql(terms: string[], q: Params): string {
-  return terms.length === 1 ? `count(*) FILTER (WHERE term = ${q.add(terms[0])}) > 0` : `coalesce(len(${phrasePositions(terms, q)}) > 0, false)`;
+  return terms.length === 1
+    ? `count(*) FILTER (WHERE term = ${q.add(terms[0])}) > 0`
+    : `coalesce(len(${phrasePositions(terms, q)}) > 0, false)`;
 }
 
 /** A collection's postings part files, by the first term each holds (UTF-8 byte order: DuckDB's order of VARCHAR). */
-interface Parts { first: Buffer[]; files: string[] }
+interface Parts {
+  first: Buffer[];
+  files: string[];
+}
 
 /**
  * The postings holding these terms: the part files their terms fall in, or the whole table (a release written in one
@@ -78,8 +97,13 @@ export async function postingsOf(release: Release, collection: Collection, terms
     const files = release.manifest.tables[indexTable(collection, 'postings')].files;
     if (!files.some((f) => POSTINGS_PART.test(f.path))) return null;
     const pathOf = new Map(files.map((f) => [Number(POSTINGS_PART.exec(f.path)?.[1]), join(release.dir, f.path)]));
-    const rows = await release.pool.rows(`SELECT part::INTEGER AS part, min(term) AS first FROM ${indexTable(collection, 'terms')} GROUP BY part ORDER BY first`);
-    return { first: rows.map((r) => Buffer.from(String(r.first))), files: rows.map((r) => pathOf.get(Number(r.part))!) };
+    const rows = await release.pool.rows(
+      `SELECT part::INTEGER AS part, min(term) AS first FROM ${indexTable(collection, 'terms')} GROUP BY part ORDER BY first`,
+    );
+    return {
+      first: rows.map((r) => Buffer.from(String(r.first))),
+      files: rows.map((r) => pathOf.get(Number(r.part))!),
+    };
   });
   if (!parts || terms.length === 0) return indexTable(collection, 'postings');
   const chosen = [...new Set(terms.map((t) => parts.files[partIndex(parts.first, Buffer.from(t))]))].sort();
@@ -107,7 +131,8 @@ function partIndex(first: Buffer[], term: Buffer): number {
 function phrasePositions(phrase: string[], q: Params): string {
   const positionsOf = (term: string) => `any_value(positions) FILTER (WHERE term = ${q.add(term)})`;
   let positions = positionsOf(phrase[0]);
-  for (let i = 1; i < phrase.length; i++) positions = `list_intersect(list_transform(${positions}, x -> x + 1), ${positionsOf(phrase[i])})`;
+  for (let i = 1; i < phrase.length; i++)
+    positions = `list_intersect(list_transform(${positions}, x -> x + 1), ${positionsOf(phrase[i])})`;
   return positions;
 }
 
@@ -120,7 +145,12 @@ const GROUPING = {
 export type SqlRankedItems = { item_id: string; score: number; group_count: number; total: number }[];
 
 /** The item search's ranking in SQL: every filter (roll calls and recorded positions by SQL) and grouping. */
-export async function rankItemsBySql(release: Release, p: ItemSearchParams, range: { from: number; to: number }, voter: Supervisor | null): Promise<SqlRankedItems> {
+export async function rankItemsBySql(
+  release: Release,
+  p: ItemSearchParams,
+  range: { from: number; to: number },
+  voter: Supervisor | null,
+): Promise<SqlRankedItems> {
   const q = new Params();
   const m = await bm25(release, q, 'item', p.q, range);
   if (m.empty) return [];
@@ -130,15 +160,25 @@ export async function rankItemsBySql(release: Release, p: ItemSearchParams, rang
   if (rolls) conditions.push(rolls);
   const matched = `SELECT h.doc_id AS item_id, h.score FROM (${m.sql}) h ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}`;
   const limit = q.add(p.limit);
-  const rows = await release.pool.rows(p.groupBy === 'none' ? `
+  const rows = await release.pool.rows(
+    p.groupBy === 'none'
+      ? `
     SELECT item_id, score, 1 AS group_count, (count(*) OVER ())::INTEGER AS total
-    FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}` : `
+    FROM (${matched}) ORDER BY score DESC, item_id LIMIT ${limit}`
+      : `
     WITH grouped AS (
       SELECT m.item_id, m.score, (count(*) OVER (PARTITION BY ${GROUPING[p.groupBy].key}))::INTEGER AS group_count,
              row_number() OVER (PARTITION BY ${GROUPING[p.groupBy].key} ORDER BY m.score DESC, ${GROUPING[p.groupBy].date} DESC, m.item_id) AS rank_in_group
       FROM (${matched}) m ${GROUPING[p.groupBy].join}
     )
     SELECT item_id, score, group_count, (count(*) OVER ())::INTEGER AS total
-    FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`, q);
-  return rows.map((r) => ({ item_id: String(r.item_id), score: Number(r.score), group_count: Number(r.group_count), total: Number(r.total) }));
+    FROM grouped WHERE rank_in_group = 1 ORDER BY score DESC, item_id LIMIT ${limit}`,
+    q,
+  );
+  return rows.map((r) => ({
+    item_id: String(r.item_id),
+    score: Number(r.score),
+    group_count: Number(r.group_count),
+    total: Number(r.total),
+  }));
 }

@@ -1,11 +1,13 @@
 // Smoke run of the synthetic corpus generator (pipelines/synthetic): a handful of meetings into a temp folder,
 // checked for determinism, manifest truth, the real layout as our extractor reads it, and the roster by date.
-import t from 'tap';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { PDFDocument } from 'pdf-lib';
+import t from 'tap';
+
 import { extractPages, type RawPage } from '../pipelines/extract/pdf.ts';
 import { readCorpus } from '../pipelines/sources.ts';
 import { generate, MANIFEST_COLUMNS } from '../pipelines/synthetic/generate.ts';
@@ -57,11 +59,18 @@ t.test('manifest rows match the files', async (t) => {
 t.test('deterministic: a second run is byte-identical (also with two worker threads)', async (t) => {
   await generate({ dest: b, meetings: MEETINGS, workers: 2 });
   t.equal(await readFile(join(b, 'MANIFEST.tsv'), 'utf8'), await readFile(join(a, 'MANIFEST.tsv'), 'utf8'));
-  for (const r of manifest.rows) t.ok((await readFile(join(a, r.file))).equals(await readFile(join(b, r.file))), r.file);
+  for (const r of manifest.rows)
+    t.ok((await readFile(join(a, r.file))).equals(await readFile(join(b, r.file))), r.file);
   const other = join(root, 'c');
   await generate({ dest: other, meetings: MEETINGS, seed: 'another seed' });
   const first = docs('agenda')[0].file;
-  t.not(createHash('sha256').update(await readFile(join(other, first))).digest('hex'), docs('agenda')[0].sha256, 'another seed, other bytes');
+  t.not(
+    createHash('sha256')
+      .update(await readFile(join(other, first)))
+      .digest('hex'),
+    docs('agenda')[0].sha256,
+    'another seed, other bytes',
+  );
 });
 
 t.test('labelled synthetic in metadata and on the cover', async (t) => {
@@ -83,9 +92,23 @@ t.test('real layout as the extractor reads it', async (t) => {
     for (const p of running) {
       const head = p.lines[0].trim();
       const foot = p.lines[p.lines.length - 1].trim();
-      if (r.kind === 'minutes') t.match(head, new RegExp(`^Board of Supervisors {2,}Meeting Minutes( - Draft)? {2,}${m}/${d}/${y}$`), `${r.file} p${p.page} header`);
-      else t.match(head, new RegExp(`^Board of Supervisors {2,}Meeting Agenda {2,}\\w+day, \\w+ ${d}, ${y}$`), `${r.file} p${p.page} header`);
-      t.match(foot, /^City and County of San Francisco {2,}Page \d+ {2,}Printed at \d+:\d\d [ap]m on \d+\/\d+\/\d\d$/, `${r.file} p${p.page} footer`);
+      if (r.kind === 'minutes')
+        t.match(
+          head,
+          new RegExp(`^Board of Supervisors {2,}Meeting Minutes( - Draft)? {2,}${m}/${d}/${y}$`),
+          `${r.file} p${p.page} header`,
+        );
+      else
+        t.match(
+          head,
+          new RegExp(`^Board of Supervisors {2,}Meeting Agenda {2,}\\w+day, \\w+ ${d}, ${y}$`),
+          `${r.file} p${p.page} header`,
+        );
+      t.match(
+        foot,
+        /^City and County of San Francisco {2,}Page \d+ {2,}Printed at \d+:\d\d [ap]m on \d+\/\d+\/\d\d$/,
+        `${r.file} p${p.page} footer`,
+      );
     }
     const text = pages.map((p) => p.lines.join('\n')).join('\n');
     if (r.kind === 'minutes') {
@@ -99,7 +122,11 @@ t.test('real layout as the extractor reads it', async (t) => {
     } else {
       t.match(text, /^ {10,12}\d+\. +\d{6} +\[/m, 'numbered agenda item');
       t.match(text, /^ {27,30}Question: Shall this (Ordinance|Resolution|Motion|Hearing) be /m);
-      t.match(text, /^ {27,30}\d\d\/\d\d\/\d{4}; (PASSED, ON FIRST READING|RECEIVED FROM DEPARTMENT)\.$/m, 'status line');
+      t.match(
+        text,
+        /^ {27,30}\d\d\/\d\d\/\d{4}; (PASSED, ON FIRST READING|RECEIVED FROM DEPARTMENT)\.$/m,
+        'status line',
+      );
     }
   }
 });
@@ -113,7 +140,12 @@ function rollCalls(pages: RawPage[]): { label: string; count: number; names: str
       if (!m) continue;
       let names = m[4];
       // A long list wraps back to the same left edge; nothing else is printed at that indent.
-      while (i + 1 < p.lines.length && /^ +/.exec(p.lines[i + 1])![0].length === m[1].length && !/^ +(Ayes|Noes|Excused|Absent):/.test(p.lines[i + 1])) names += ` ${p.lines[++i].trim()}`;
+      while (
+        i + 1 < p.lines.length &&
+        /^ +/.exec(p.lines[i + 1])![0].length === m[1].length &&
+        !/^ +(Ayes|Noes|Excused|Absent):/.test(p.lines[i + 1])
+      )
+        names += ` ${p.lines[++i].trim()}`;
       out.push({ label: m[2], count: Number(m[3]), names: names.split(', ').map((s) => s.trim()) });
     }
   }
@@ -125,7 +157,11 @@ t.test('roll calls: counts equal names, names are the members seated that day', 
     const pages = pagesOf.get(r.file)!;
     const calls = rollCalls(pages);
     t.ok(calls.length > 10, `${r.file}: ${calls.length} roll call lines`);
-    if (r.meeting_date >= '2019') t.ok(calls.some((c) => c.names.length === 11), 'eleven longer surnames wrap onto a continuation line');
+    if (r.meeting_date >= '2019')
+      t.ok(
+        calls.some((c) => c.names.length === 11),
+        'eleven longer surnames wrap onto a continuation line',
+      );
     for (const c of calls) t.equal(c.names.length, c.count, `${r.file} ${c.label}: ${c.count}`);
     // Members Present / Absent (full names, page 2) and roll calls (surnames) agree with each other.
     const lines = pages[1].lines;
@@ -133,13 +169,26 @@ t.test('roll calls: counts equal names, names are the members seated that day', 
     const to = lines.findIndex((l) => /The Board of Supervisors of the City and County/.test(l));
     t.ok(from > 0 && to > from, 'Members Present line on page 2');
     const members = lines.slice(from, to).join(' ');
-    for (const s of new Set(calls.flatMap((c) => c.names))) t.match(members, new RegExp(`\\b${s}\\b`), `${s} among the members`);
+    for (const s of new Set(calls.flatMap((c) => c.names)))
+      t.match(members, new RegExp(`\\b${s}\\b`), `${s} among the members`);
   }
   // 2013-10-29 is one of the four meetings: the 2013 board after Tang's appointment, surnames only.
   const m2013 = docs('minutes').find((r) => r.meeting_date.startsWith('2013'));
   t.ok(m2013, 'a 2013 meeting in the smoke set');
   const names = new Set(rollCalls(pagesOf.get(m2013!.file)!).flatMap((c) => c.names));
-  t.same([...names].sort(), ['Avalos', 'Breed', 'Campos', 'Chiu', 'Cohen', 'Farrell', 'Kim', 'Mar', 'Tang', 'Wiener', 'Yee']);
+  t.same([...names].sort(), [
+    'Avalos',
+    'Breed',
+    'Campos',
+    'Chiu',
+    'Cohen',
+    'Farrell',
+    'Kim',
+    'Mar',
+    'Tang',
+    'Wiener',
+    'Yee',
+  ]);
   const m2025 = docs('minutes').find((r) => r.meeting_date.startsWith('2025'))!;
   const names2025 = new Set(rollCalls(pagesOf.get(m2025.file)!).flatMap((c) => c.names));
   t.ok(names2025.has('Chan') && names2025.has('Chen') && !names2025.has('Peskin'), '2025: Chan and Chen, no Peskin');
@@ -148,10 +197,16 @@ t.test('roll calls: counts equal names, names are the members seated that day', 
 
 t.test('file numbers carry the meeting year', async (t) => {
   for (const r of manifest.rows) {
-    const text = pagesOf.get(r.file)!.map((p) => p.lines.join('\n')).join('\n');
+    const text = pagesOf
+      .get(r.file)!
+      .map((p) => p.lines.join('\n'))
+      .join('\n');
     const numbers = [...text.matchAll(/^ {10,12}(?:\d+\. +)?(\d{6}) /gm)].map((m) => m[1]);
     t.ok(numbers.length > 10);
-    t.ok(numbers.every((n) => n.slice(0, 2) === r.meeting_date.slice(2, 4)), `${r.file}: YYNNNN`);
+    t.ok(
+      numbers.every((n) => n.slice(0, 2) === r.meeting_date.slice(2, 4)),
+      `${r.file}: YYNNNN`,
+    );
   }
 });
 
@@ -165,5 +220,10 @@ t.test('schedule: SCALE=1 ~700 Tuesdays, larger scales keep dates unique and in 
     t.ok(dates[0] >= '2012-01-01' && dates[dates.length - 1] <= '2026-12-31');
     t.ok(Math.abs(s.length * s[0].density - one.length * scale) < 1, `SCALE=${scale}: meetings x density = ${scale}x`);
   }
-  t.same(schedule(1, 4).map((s) => s.date), docs('minutes').map((r) => r.meeting_date).sort());
+  t.same(
+    schedule(1, 4).map((s) => s.date),
+    docs('minutes')
+      .map((r) => r.meeting_date)
+      .sort(),
+  );
 });

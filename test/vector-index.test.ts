@@ -2,6 +2,7 @@
 // first pass on coarse coordinates keeps the pages the exact scan ranks first. The fixture holds few passages, so
 // the exact scan is the default here; a small candidate count forces the first pass.
 import t from 'tap';
+
 import { dot, nearestPages, vectorIndex } from '../src/engine/vector-index.ts';
 import { openFixtureRelease } from './fixture.ts';
 
@@ -23,9 +24,15 @@ t.test('the exact scan: every page under the filters, best passage first, ties b
   const q = queryOf(11);
   const all = nearestPages(index, q, { from: 2012, to: 2026, depth: 1e9, also: [] });
   t.equal(all.length, index.ids.length, `${all.length} pages scored`);
-  t.ok(all.every((h, i) => i === 0 || h.sim < all[i - 1].sim || (h.sim === all[i - 1].sim && h.id > all[i - 1].id)), 'descending, then id');
+  t.ok(
+    all.every((h, i) => i === 0 || h.sim < all[i - 1].sim || (h.sim === all[i - 1].sim && h.id > all[i - 1].id)),
+    'descending, then id',
+  );
   const agendas2016 = nearestPages(index, q, { from: 2016, to: 2016, kind: 'agenda', depth: 1e9, also: [] });
-  t.ok(agendas2016.length > 0 && agendas2016.every((h) => /^2016-\d\d-\d\d-agenda-/.test(h.id)), `${agendas2016.length} 2016 agenda pages, nothing else`);
+  t.ok(
+    agendas2016.length > 0 && agendas2016.every((h) => /^2016-\d\d-\d\d-agenda-/.test(h.id)),
+    `${agendas2016.length} 2016 agenda pages, nothing else`,
+  );
   const beyond = all.at(-1)!;
   const top = nearestPages(index, q, { from: 2012, to: 2026, depth: 10, also: [beyond.id] });
   t.equal(top.length, 11, 'the top 10 and the lexical candidate beyond them');
@@ -39,13 +46,22 @@ t.test('the first pass keeps the exact top pages', async (t) => {
   const queries = Array.from({ length: 30 }, (_, k) => queryOf(Math.floor((k * passages) / 30)));
   for (const q of queries) {
     const exact = nearestPages(index, q, { from: 2012, to: 2026, depth: 20, also: [] });
-    const coarse = nearestPages(index, q, { from: 2012, to: 2026, depth: 20, also: [], candidates: Math.floor(passages / 16) });
+    const coarse = nearestPages(index, q, {
+      from: 2012,
+      to: 2026,
+      depth: 20,
+      also: [],
+      candidates: Math.floor(passages / 16),
+    });
     const ids = new Set(coarse.map((h) => h.id));
     found += exact.filter((h) => ids.has(h.id)).length;
     wanted += exact.length;
     if (exact[0].id === coarse[0].id && exact[0].sim === coarse[0].sim) sameFirst++;
   }
-  t.ok(found / wanted >= 0.95, `recall@20 with a sixteenth of the passages as candidates: ${(found / wanted).toFixed(3)}`);
+  t.ok(
+    found / wanted >= 0.95,
+    `recall@20 with a sixteenth of the passages as candidates: ${(found / wanted).toFixed(3)}`,
+  );
   t.ok(sameFirst >= 28, `the same best page for ${sameFirst} of 30 queries`);
 });
 
@@ -61,7 +77,10 @@ t.test('the WebAssembly first pass scores what the coordinates say', async (t) =
     worst = Math.max(worst, Math.abs(expected - scan.scores[r]));
   }
   t.ok(worst < 1e-5, `every one of ${passages} passages within ${worst.toExponential(1)} of the double-precision sum`);
-  t.ok(scan.coarse.some((x) => x !== 0), 'the coordinates are in the scan\'s memory');
+  t.ok(
+    scan.coarse.some((x) => x !== 0),
+    "the coordinates are in the scan's memory",
+  );
 });
 
 t.test('the WebAssembly exact scan is dot() to the bit', async (t) => {

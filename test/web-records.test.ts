@@ -3,6 +3,7 @@
 import { parseFeed } from '@rowanmanning/feed-parser';
 import type { Browser } from 'playwright-core';
 import t from 'tap';
+
 import { axeViolations, launch, PHONE, shot } from './browser.ts';
 import { get, startFixtureServer } from './fixture.ts';
 
@@ -28,25 +29,49 @@ t.test('from a search to an item page, to its meeting and to the official PDF pa
   t.match(actions[1], /moved to rescind the previous vote/);
   const votes = await page.$$eval('section.vote', (s) => s.map((x) => x.id));
   t.same(votes, ['vote-1', 'vote-2', 'vote-3'], 'each roll call, in order');
-  const vote2 = await page.$$eval('#vote-2 tbody tr', (rows) => rows.map((r) => Array.from(r.children, (c) => c.textContent)));
+  const vote2 = await page.$$eval('#vote-2 tbody tr', (rows) =>
+    rows.map((r) => Array.from(r.children, (c) => c.textContent)),
+  );
   t.same(vote2[1], ['No', '3', 'Cohen, Tang, Wiener'], 'a table of names by position');
   t.same(vote2[3], ['Excused', '1', 'Farrell']);
   t.match(await page.textContent('#vote-2 h3'), /Vote 2: NOT ADOPTED/, 'with the action text');
-  t.equal(await page.textContent('#vote-2 a[href="/supervisors/scott-wiener"]'), 'Wiener', 'a name as recorded links to its supervisor');
+  t.equal(
+    await page.textContent('#vote-2 a[href="/supervisors/scott-wiener"]'),
+    'Wiener',
+    'a name as recorded links to its supervisor',
+  );
   t.match(await page.textContent('#vote-2 .tag'), /undone by vote 3/);
   t.match(await page.textContent('main'), /not a stance on the matter/, 'the caution that a position is not a stance');
-  t.match(await page.textContent('main'), /Other meetings of file 161169[\s\S]*1 Nov 2016, agenda/, 'its other meetings');
+  t.match(
+    await page.textContent('main'),
+    /Other meetings of file 161169[\s\S]*1 Nov 2016, agenda/,
+    'its other meetings',
+  );
   t.match(await page.getAttribute('a.official', 'href'), OFFICIAL, 'the official PDF page');
-  t.equal(await page.getAttribute('link[rel=alternate][type="application/json"]', 'href'), `${base}/api/items/${ITEM}`, 'the JSON stays at the API URL');
+  t.equal(
+    await page.getAttribute('link[rel=alternate][type="application/json"]', 'href'),
+    `${base}/api/items/${ITEM}`,
+    'the JSON stays at the API URL',
+  );
   await shot(page, 'item');
 
   await page.click('.meta a[href^="/meetings/"]');
   await page.waitForURL(/\/meetings\/2016-11-01$/);
   t.match(await page.textContent('h1'), /Board of Supervisors meeting, 1 Nov 2016/);
-  t.match(await page.textContent('main'), /The records hold the minutes of this meeting, with its recorded votes and its public comment\./);
-  t.match(await page.textContent('ol.items'), /Vote 2: NOT ADOPTED · Ayes 7: Avalos, Breed, Campos, Kim, Mar, Peskin, Yee · Noes 3: Cohen, Tang, Wiener/, 'each vote on one line');
+  t.match(
+    await page.textContent('main'),
+    /The records hold the minutes of this meeting, with its recorded votes and its public comment\./,
+  );
+  t.match(
+    await page.textContent('ol.items'),
+    /Vote 2: NOT ADOPTED · Ayes 7: Avalos, Breed, Campos, Kim, Mar, Peskin, Yee · Noes 3: Cohen, Tang, Wiener/,
+    'each vote on one line',
+  );
   const official = await page.$$eval('a.official', (as) => as.map((a) => (a as HTMLAnchorElement).href));
-  t.ok(official.some((h) => /bag110116_minutes\.pdf$/.test(h)), 'the meeting links its official minutes');
+  t.ok(
+    official.some((h) => /bag110116_minutes\.pdf$/.test(h)),
+    'the meeting links its official minutes',
+  );
   t.ok(await page.$(`ol.items a[href="/items/${ITEM}"]`), 'and its items, which link back');
   await shot(page, 'meeting');
   // The official link is asserted, never fetched: the tests do not reach the internet.
@@ -89,7 +114,10 @@ t.test('a supervisor page: term, recorded positions with coverage, and a feed', 
   const rows = await page.$$('table.positions tbody tr');
   t.equal(totals.at(-1), rows.length, `every recorded position listed (${rows.length})`);
   t.ok(rows.length > 10);
-  t.match(await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href'), /^\/feeds\/supervisors\/aaron-peskin$/);
+  t.match(
+    await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href'),
+    /^\/feeds\/supervisors\/aaron-peskin$/,
+  );
   await shot(page, 'supervisor');
   const feed = parseFeed((await get(`${base}/feeds/supervisors/aaron-peskin`)).text);
   t.equal(feed.items.length, Math.min(50, rows.length), 'the feed lists the positions');
@@ -108,12 +136,20 @@ t.test('page through results; the page number is in the URL', async (t) => {
   t.match(await page.textContent('#results .summary'), /^Results 21–40 of \d+/);
   const second = await page.$$eval('#results li.result h2 a', (as) => as.map((a) => a.getAttribute('href')));
   t.equal(second.length, 20);
-  t.same(second.filter((h) => first.includes(h)), [], 'page 2 repeats nothing of page 1');
+  t.same(
+    second.filter((h) => first.includes(h)),
+    [],
+    'page 2 repeats nothing of page 1',
+  );
   t.equal(await page.getAttribute('ol.results', 'start'), '21');
   await shot(page, 'page-2');
   await page.click('.pager a[rel=prev]');
   await page.waitForURL((u) => !u.search.includes('page='));
-  t.same(await page.$$eval('#results li.result h2 a', (as) => as.map((a) => a.getAttribute('href'))), first, 'back to the same first page');
+  t.same(
+    await page.$$eval('#results li.result h2 a', (as) => as.map((a) => a.getAttribute('href'))),
+    first,
+    'back to the same first page',
+  );
   await page.goto(`${base}/?q=Cuomo&page=3`);
   t.match(await page.textContent('#results'), /No more results for “Cuomo”[\s\S]*Back to the first page/);
   await page.close();
@@ -125,7 +161,10 @@ t.test('on a phone the first result is on the first screen', async (t) => {
     await page.goto(`${base}/?${query}`);
     t.notOk(await page.isVisible('#supervisor'), `${query}: the filters are folded behind one control`);
     const box = await page.locator('#results li.result h2').first().boundingBox();
-    t.ok(box && box.y >= 0 && box.y + box.height <= PHONE.height, `${query}: the first result's title ends at ${box && Math.round(box.y + box.height)}px of ${PHONE.height}`);
+    t.ok(
+      box && box.y >= 0 && box.y + box.height <= PHONE.height,
+      `${query}: the first result's title ends at ${box && Math.round(box.y + box.height)}px of ${PHONE.height}`,
+    );
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
     t.ok(scroll <= PHONE.width, `${query}: no sideways scrolling (${scroll}px)`);
     await shot(page, query.includes('Wiener') ? 'phone-filtered' : 'phone', false);
@@ -135,7 +174,10 @@ t.test('on a phone the first result is on the first screen', async (t) => {
   }
   const page = await browser.newPage({ viewport: PHONE });
   await page.goto(`${base}/items/${ITEM}`);
-  t.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width, 'the item page fits a phone too');
+  t.ok(
+    (await page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width,
+    'the item page fits a phone too',
+  );
   await shot(page, 'item-phone');
   await page.close();
 });
@@ -151,7 +193,10 @@ t.test('follow a search: the subscribe link is valid Atom with entries', async (
   const feed = parseFeed(res.text);
   t.match(feed.title, /“housing” \(years 2016–2017\)/);
   t.equal(feed.items.length, 50, 'the best 50 matches');
-  t.ok(feed.items.every((i) => i.id && i.title && i.url?.startsWith(`${base}/`) && i.updated instanceof Date), 'each entry: id, title, page link, date');
+  t.ok(
+    feed.items.every((i) => i.id && i.title && i.url?.startsWith(`${base}/`) && i.updated instanceof Date),
+    'each entry: id, title, page link, date',
+  );
   t.equal(feed.items[0].url, `${base}/items/2016-12-06-agenda-161230`, 'entries link to record pages');
   // The browser's own XML parser, strictly: well-formed, in the Atom namespace, with what RFC 4287 requires.
   // (No named functions inside: the test's loader would wrap them in a helper the page does not have.)
@@ -162,13 +207,26 @@ t.test('follow a search: the subscribe link is valid Atom with entries', async (
     return {
       errors: doc.getElementsByTagName('parsererror').length,
       root: doc.documentElement.namespaceURI + ' ' + doc.documentElement.localName,
-      feed: ['id', 'title', 'updated', 'author'].every((n) => doc.documentElement.getElementsByTagNameNS(atom, n).length > 0),
+      feed: ['id', 'title', 'updated', 'author'].every(
+        (n) => doc.documentElement.getElementsByTagNameNS(atom, n).length > 0,
+      ),
       entries: entries.length,
-      complete: entries.every((e) => ['id', 'title', 'updated', 'link'].every((n) => e.getElementsByTagNameNS(atom, n).length > 0)),
-      dates: Array.from(doc.getElementsByTagNameNS(atom, 'updated')).every((u) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(u.textContent ?? '')),
+      complete: entries.every((e) =>
+        ['id', 'title', 'updated', 'link'].every((n) => e.getElementsByTagNameNS(atom, n).length > 0),
+      ),
+      dates: Array.from(doc.getElementsByTagNameNS(atom, 'updated')).every((u) =>
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(u.textContent ?? ''),
+      ),
     };
   }, res.text);
-  t.same(checked, { errors: 0, root: `http://www.w3.org/2005/Atom feed`, feed: true, entries: 50, complete: true, dates: true });
+  t.same(checked, {
+    errors: 0,
+    root: `http://www.w3.org/2005/Atom feed`,
+    feed: true,
+    entries: 50,
+    complete: true,
+    dates: true,
+  });
   const refused = await get(`${base}/feeds/search?q=housing&from=1999`, { headers: { Accept: 'text/html' } });
   t.equal(refused.status, 400);
   t.match(refused.text, /Records can be searched from 2012 to 2026/);
@@ -180,9 +238,18 @@ t.test('axe-core: no serious or critical violation on any kind of page; keyboard
   const context = await browser.newContext({ bypassCSP: true });
   const page = await context.newPage();
   const kinds = [
-    ['home', '/'], ['results', '/?q=housing'], ['votes', '/?q=Cuomo&supervisor=Wiener'], ['empty', '/?q=zzqxv'], ['error', '/?q=housing&supervisor=Mar'],
-    ['item', `/items/${ITEM}`], ['page', '/pages/2016-11-01-minutes-p4?q=roof'], ['comment', '/comments/2016-11-01-minutes-c012'],
-    ['meeting', '/meetings/2016-11-01'], ['supervisor', '/supervisors/aaron-peskin'], ['supervisors', '/supervisors'], ['404', '/nope'],
+    ['home', '/'],
+    ['results', '/?q=housing'],
+    ['votes', '/?q=Cuomo&supervisor=Wiener'],
+    ['empty', '/?q=zzqxv'],
+    ['error', '/?q=housing&supervisor=Mar'],
+    ['item', `/items/${ITEM}`],
+    ['page', '/pages/2016-11-01-minutes-p4?q=roof'],
+    ['comment', '/comments/2016-11-01-minutes-c012'],
+    ['meeting', '/meetings/2016-11-01'],
+    ['supervisor', '/supervisors/aaron-peskin'],
+    ['supervisors', '/supervisors'],
+    ['404', '/nope'],
     ['problem', '/problems/not-found'],
   ];
   for (const [kind, path] of kinds) {
@@ -219,7 +286,11 @@ t.test('axe-core: no serious or critical violation on any kind of page; keyboard
   await kb.waitForSelector('#results li.result');
   // On to the first result's title, and open it with Enter.
   steps = 0;
-  while (!(await kb.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('li.result h2') !== null)) && steps++ < 40) await kb.keyboard.press('Tab');
+  while (
+    !(await kb.evaluate(() => (document.activeElement as HTMLElement | null)?.closest('li.result h2') !== null)) &&
+    steps++ < 40
+  )
+    await kb.keyboard.press('Tab');
   await shot(kb, 'keyboard-result', false);
   await kb.keyboard.press('Enter');
   await kb.waitForURL(/\/items\//);
@@ -229,9 +300,18 @@ t.test('axe-core: no serious or critical violation on any kind of page; keyboard
 
 t.test('records as data; hostile and unknown paths are 404 pages; bad parameters are plain 400 pages', async (t) => {
   const html = { headers: { Accept: 'text/html' } };
-  for (const path of [`/items/${ITEM}`, '/meetings/2016-11-01', '/supervisors/aaron-peskin', '/pages/2016-11-01-minutes-p4?q=%3Cscript%3E']) {
+  for (const path of [
+    `/items/${ITEM}`,
+    '/meetings/2016-11-01',
+    '/supervisors/aaron-peskin',
+    '/pages/2016-11-01-minutes-p4?q=%3Cscript%3E',
+  ]) {
     const r = await get(`${base}${path}`, html);
-    t.match(r.headers.get('content-security-policy'), /default-src 'self'; script-src 'self'/, `${path}: the site's CSP`);
+    t.match(
+      r.headers.get('content-security-policy'),
+      /default-src 'self'; script-src 'self'/,
+      `${path}: the site's CSP`,
+    );
     t.match(r.headers.get('etag'), /^(W\/)?"/, `${path}: an ETag`);
     t.notMatch(r.text, /<script>/, `${path}: client text is escaped`);
   }
@@ -246,16 +326,38 @@ t.test('records as data; hostile and unknown paths are 404 pages; bad parameters
   t.equal(positions.json.voter.fullName, 'Aaron Peskin', "a supervisor's data: the positions the page lists");
   t.equal(positions.json.filters.groupBy, 'roll-call');
   t.equal(positions.json.filters.from, 2015);
-  t.equal((await get(`${base}/pages/..%2F..%2Fmanifest.json`)).status, 404, 'a hostile id is sent on, and names nothing there');
-  for (const path of ['/nope', '/items/nope', '/items/%00', '/pages/..%2F..%2Fmanifest', '/comments/x', '/meetings/2016-02-30', '/meetings/2016-11-02',
-    '/meetings/%3Cscript%3E', '/supervisors/__proto__', '/supervisors/constructor', '/feeds/supervisors/nobody']) {
+  t.equal(
+    (await get(`${base}/pages/..%2F..%2Fmanifest.json`)).status,
+    404,
+    'a hostile id is sent on, and names nothing there',
+  );
+  for (const path of [
+    '/nope',
+    '/items/nope',
+    '/items/%00',
+    '/pages/..%2F..%2Fmanifest',
+    '/comments/x',
+    '/meetings/2016-02-30',
+    '/meetings/2016-11-02',
+    '/meetings/%3Cscript%3E',
+    '/supervisors/__proto__',
+    '/supervisors/constructor',
+    '/feeds/supervisors/nobody',
+  ]) {
     const r = await get(`${base}${path}`, html);
     t.equal(r.status, 404, path);
     t.match(r.headers.get('content-type'), /^text\/html/, `${path}: a page`);
     t.match(r.text, /<h1>Page not found<\/h1>/);
     t.notMatch(r.text, /<script>/);
   }
-  for (const query of ['q=housing&page=-1', 'q=housing&page=1e3', 'q=housing&page=6', 'q=housing&type=secret', 'q=' + 'x'.repeat(301), 'q=housing&to=20161']) {
+  for (const query of [
+    'q=housing&page=-1',
+    'q=housing&page=1e3',
+    'q=housing&page=6',
+    'q=housing&type=secret',
+    'q=' + 'x'.repeat(301),
+    'q=housing&to=20161',
+  ]) {
     const r = await get(`${base}/?${query}`, html);
     t.equal(r.status, 400, query.slice(0, 40));
     t.notMatch(r.text, /must be|\(got|minLength|maximum/, `${query.slice(0, 40)}: plain words`);

@@ -3,6 +3,7 @@
 // test-artifacts/ (test/browser.ts).
 import type { Browser, Page } from 'playwright-core';
 import t from 'tap';
+
 import { launch, PHONE, shot } from './browser.ts';
 import { startFixtureServer } from './fixture.ts';
 
@@ -13,11 +14,13 @@ t.teardown(async () => {
   await running.close();
 });
 
-const types = (page: Page) => page.$$eval('#results li.result', (els) => els.map((e) => (e as HTMLElement).dataset.type));
+const types = (page: Page) =>
+  page.$$eval('#results li.result', (els) => els.map((e) => (e as HTMLElement).dataset.type));
 
 /** Opens the folded filters (one control) when they are closed. */
 async function openFilters(page: Page) {
-  if (!(await page.$eval('details.filters', (d) => (d as HTMLDetailsElement).open))) await page.click('details.filters > summary');
+  if (!(await page.$eval('details.filters', (d) => (d as HTMLDetailsElement).open)))
+    await page.click('details.filters > summary');
 }
 
 t.test('type a query: legislative files first, with type labels, ahead of page matches', async (t) => {
@@ -33,16 +36,29 @@ t.test('type a query: legislative files first, with type labels, ahead of page m
   const order = await types(page);
   t.equal(order[0], 'legislation', 'a file first');
   t.ok(order.includes('page'), 'page matches too');
-  const pageLinks = await page.$$eval('#results li[data-type=page] h2 a', (as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const pageLinks = await page.$$eval('#results li[data-type=page] h2 a', (as) =>
+    as.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+  );
   t.ok(pageLinks.length > 0 && pageLinks.every((h) => h.startsWith('/pages/')), 'page results open page records');
-  t.notOk(pageLinks.some((h) => /2016-11-01-(minutes-p4|agenda-p5)$/.test(h)), 'the pages that only repeat file 160965 are not listed again');
+  t.notOk(
+    pageLinks.some((h) => /2016-11-01-(minutes-p4|agenda-p5)$/.test(h)),
+    'the pages that only repeat file 160965 are not listed again',
+  );
   const first = await page.textContent('#results li.result');
   t.match(first, /Legislation/);
   t.match(first, /File 160965/);
   t.match(first, /FINALLY PASSED/);
   t.match(first, /Official PDF, page \d+/);
-  t.equal(await page.getAttribute('#results li.result h2 a', 'href'), '/items/2016-11-01-minutes-160965', 'the title opens the item page');
-  t.equal(await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href'), '/feeds/search?q=Better+Roof+Requirements', 'the head names the feed of the search shown');
+  t.equal(
+    await page.getAttribute('#results li.result h2 a', 'href'),
+    '/items/2016-11-01-minutes-160965',
+    'the title opens the item page',
+  );
+  t.equal(
+    await page.getAttribute('link[rel=alternate][type="application/atom+xml"]', 'href'),
+    '/feeds/search?q=Better+Roof+Requirements',
+    'the head names the feed of the search shown',
+  );
   const summary = await page.textContent('#results .summary');
   t.match(summary, /^Results 1–\d+ of \d+ for “Better Roof Requirements”$/, 'a plain summary');
   t.notMatch(await page.textContent('body'), new RegExp(running.lake.releaseId), 'no release hash for citizens');
@@ -84,7 +100,11 @@ t.test('a supervisor and position filter show the recorded position and the roll
   t.equal(await other.inputValue('#supervisor'), 'Wiener');
   t.equal(await other.inputValue('#position'), 'no');
   t.match(await other.textContent('#results'), /Scott Wiener recorded no/);
-  t.match(await other.textContent('details.filters > summary'), /Filters: Supervisor Wiener, recorded no/, 'the folded control says which filters are set');
+  t.match(
+    await other.textContent('details.filters > summary'),
+    /Filters: Supervisor Wiener, recorded no/,
+    'the folded control says which filters are set',
+  );
   await other.close();
   await page.close();
 });
@@ -100,7 +120,10 @@ t.test('without JavaScript the page renders results on the server', async (t) =>
   await page.waitForURL(/q=Falun\+Gong/);
   const order = await types(page);
   t.ok(order.length >= 5);
-  t.ok(order.every((x) => x === 'comment'), 'only public comment');
+  t.ok(
+    order.every((x) => x === 'comment'),
+    'only public comment',
+  );
   t.match(await page.textContent('#results'), /Public comment: Lorie Ten/);
   await shot(page, 'no-javascript');
   await context.close();
@@ -113,12 +136,24 @@ t.test('an empty result states the coverage; errors are plain words', async (t) 
   t.match(empty, /No results for “zzqxv wwkq”/);
   t.match(empty, /Filters in force: year 2017/);
   t.match(empty, /widen the years/);
-  t.match(empty, /Agendas or minutes exist for 28 meetings in 2017 .*Recorded votes exist for 0 meetings in 2017\./, 'the empty state states the coverage of its years');
+  t.match(
+    empty,
+    /Agendas or minutes exist for 28 meetings in 2017 .*Recorded votes exist for 0 meetings in 2017\./,
+    'the empty state states the coverage of its years',
+  );
   await shot(page, 'empty');
   await page.goto(`${running.url}/?q=housing&supervisor=Peskin&position=no`);
-  t.match(await page.textContent('#results'), /No results[\s\S]*Recorded votes exist for 1 meeting in 2016–2020: 1 Nov 2016\./, 'a zero count says which meetings it covers');
+  t.match(
+    await page.textContent('#results'),
+    /No results[\s\S]*Recorded votes exist for 1 meeting in 2016–2020: 1 Nov 2016\./,
+    'a zero count says which meetings it covers',
+  );
   await page.goto(`${running.url}/?q=housing`);
-  t.match(await page.textContent('#results .coverage'), /Agendas or minutes exist for 37 meetings in 2016–2020 \(1 Nov 2016 to 15 Sep 2020\)/, 'beside every count');
+  t.match(
+    await page.textContent('#results .coverage'),
+    /Agendas or minutes exist for 37 meetings in 2016–2020 \(1 Nov 2016 to 15 Sep 2020\)/,
+    'beside every count',
+  );
   await page.goto(`${running.url}/`);
   t.match(await page.textContent('#results'), /Agendas or minutes exist for 37 meetings/, 'and on the first screen');
 

@@ -6,7 +6,7 @@
 // term-vectors.ts over its words as printed (lower-cased, accents stripped: `words` of core/text/analysis.ts), not
 // their stems: GloVe knows "nursing" and "nurse" apart.
 import { STOPWORDS, words } from '../text/analysis.ts';
-import { TermVectorEmbedder, type TermLookup, type TermModel } from './term-vectors.ts';
+import { type TermLookup, type TermModel, TermVectorEmbedder } from './term-vectors.ts';
 
 export const GLOVE_DIM = 100;
 

@@ -2,7 +2,7 @@
 // the same stemmed terms BM25 indexes) reduced to `dim` dimensions by a truncated SVD; the model is trained by the
 // pipeline (pipelines/embed/lsa-train.ts) and stored in the release. A text is embedded by term-vectors.ts.
 import { terms as analyse } from '../text/analysis.ts';
-import { TermVectorEmbedder, type TermLookup, type TermModel } from './term-vectors.ts';
+import { type TermLookup, type TermModel, TermVectorEmbedder } from './term-vectors.ts';
 
 export interface LsaOptions {
   dim?: number;

@@ -2,7 +2,7 @@
 // text-embeddings-inference): POST {base}/embeddings with {model, input: [...]}, batched, with a per-request timeout
 // and retries with exponential backoff on transient failures (network errors, timeouts, 408, 429, 5xx; Retry-After
 // honoured up to the backoff cap). Vectors come back normalised to unit length.
-import { EmbeddingError, normalise, type Embedder } from './provider.ts';
+import { type Embedder, EmbeddingError, normalise } from './provider.ts';
 
 export interface OpenAIEmbedderOptions {
   /** Base URL: `http://host:11434/v1`, `https://api.openai.com/v1`; a URL ending in `/embeddings` is used as is. */
@@ -50,7 +50,8 @@ export class OpenAIEmbedder implements Embedder {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) out.push(...(await this.batch(texts.slice(i, i + this.batchSize))));
+    for (let i = 0; i < texts.length; i += this.batchSize)
+      out.push(...(await this.batch(texts.slice(i, i + this.batchSize))));
     return out;
   }
 
@@ -61,7 +62,10 @@ export class OpenAIEmbedder implements Embedder {
         return await this.request(input);
       } catch (e) {
         const err = e as EmbeddingError & { retryAfterMs?: number };
-        const transient = err.kind === 'network' || err.kind === 'timeout' || (err.kind === 'http' && (err.status === 408 || err.status === 429 || (err.status ?? 0) >= 500));
+        const transient =
+          err.kind === 'network' ||
+          err.kind === 'timeout' ||
+          (err.kind === 'http' && (err.status === 408 || err.status === 429 || (err.status ?? 0) >= 500));
         if (!transient || attempt >= this.retries) throw err;
         retryAfterMs = err.retryAfterMs ?? null;
       }
@@ -76,12 +80,15 @@ export class OpenAIEmbedder implements Embedder {
     let res: Response;
     try {
       res = await fetch(this.endpoint, {
-        method: 'POST', headers, body: JSON.stringify({ model: this.model, input, encoding_format: 'float' }),
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: this.model, input, encoding_format: 'float' }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (e) {
       const name = (e as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new EmbeddingError('timeout', `embedding endpoint timed out after ${this.timeoutMs} ms`);
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new EmbeddingError('timeout', `embedding endpoint timed out after ${this.timeoutMs} ms`);
       throw new EmbeddingError('network', `embedding endpoint unreachable (${(e as Error).message})`);
     }
     let body: unknown;
@@ -89,18 +96,27 @@ export class OpenAIEmbedder implements Embedder {
       body = await res.json();
     } catch (e) {
       const name = (e as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new EmbeddingError('timeout', `embedding endpoint timed out after ${this.timeoutMs} ms`);
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new EmbeddingError('timeout', `embedding endpoint timed out after ${this.timeoutMs} ms`);
       if (!res.ok) body = null;
       else throw new EmbeddingError('invalid-response', 'embedding endpoint answered with something other than JSON');
     }
     if (!res.ok) {
-      const err = new EmbeddingError('http', `embedding endpoint answered HTTP ${res.status}`, res.status) as EmbeddingError & { retryAfterMs?: number };
+      const err = new EmbeddingError(
+        'http',
+        `embedding endpoint answered HTTP ${res.status}`,
+        res.status,
+      ) as EmbeddingError & { retryAfterMs?: number };
       const ra = res.headers.get('retry-after');
       if (ra !== null && /^\d+$/.test(ra.trim())) err.retryAfterMs = Number(ra) * 1000;
       throw err;
     }
     const data = (body as { data?: { index?: number; embedding?: unknown }[] })?.data;
-    if (!Array.isArray(data) || data.length !== input.length) throw new EmbeddingError('invalid-response', `embedding endpoint returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} inputs`);
+    if (!Array.isArray(data) || data.length !== input.length)
+      throw new EmbeddingError(
+        'invalid-response',
+        `embedding endpoint returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${input.length} inputs`,
+      );
     const sorted = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     return sorted.map((d) => {
       const v = d.embedding;
@@ -108,7 +124,11 @@ export class OpenAIEmbedder implements Embedder {
         throw new EmbeddingError('invalid-response', 'embedding endpoint returned a malformed vector');
       }
       if (this.dim === null) this.dim = v.length;
-      else if (v.length !== this.dim) throw new EmbeddingError('invalid-response', `embedding endpoint returned ${v.length} dimensions, expected ${this.dim}`);
+      else if (v.length !== this.dim)
+        throw new EmbeddingError(
+          'invalid-response',
+          `embedding endpoint returned ${v.length} dimensions, expected ${this.dim}`,
+        );
       return normalise(Float32Array.from(v as number[]));
     });
   }

@@ -18,7 +18,11 @@ export type EmbeddingFailure = 'timeout' | 'http' | 'network' | 'invalid-respons
 
 /** An embedding request that failed after its retries; `kind` says how, for `retrieval.fallbackReason`. */
 export class EmbeddingError extends Error {
-  constructor(readonly kind: EmbeddingFailure, message: string, readonly status: number | null = null) {
+  constructor(
+    readonly kind: EmbeddingFailure,
+    message: string,
+    readonly status: number | null = null,
+  ) {
     super(message);
     this.name = 'EmbeddingError';
   }

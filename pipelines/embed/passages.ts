@@ -8,6 +8,7 @@
 // printed in at least `share` of the distinct units (and at least `minUnits` of them) is standing text, and the words
 // such runs cover are dropped from a passage before it is embedded.
 import { createHash } from 'node:crypto';
+
 import { parsePageId } from '../../core/lake/ids.ts';
 import { words } from '../../core/text/analysis.ts';
 

@@ -9,19 +9,39 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ARRAY, arrayValue, DuckDBDataChunk, FLOAT, INTEGER, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+
+import {
+  ARRAY,
+  arrayValue,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBDataChunk,
+  type DuckDBType,
+  FLOAT,
+  INTEGER,
+  VARCHAR,
+} from '@duckdb/node-api';
+
 import { GloveEmbedder } from '../../core/embed/glove.ts';
-import { LsaEmbedder, lsaTerms, type LsaOptions } from '../../core/embed/lsa.ts';
-import type { TermModel, TermProvider, TermVectorEmbedder } from '../../core/embed/term-vectors.ts';
-import { trainLsa } from './lsa-train.ts';
-import { gloveModel } from './glove.ts';
-import { Boilerplate, BOILERPLATE, CHUNK, passagesOf, unitTexts, type DocumentInput, type Passage } from './passages.ts';
+import { LsaEmbedder, type LsaOptions, lsaTerms } from '../../core/embed/lsa.ts';
 import type { Embedder } from '../../core/embed/provider.ts';
-import { MANIFEST_FILE, readManifest, type EmbeddingsEntry } from '../../core/lake/format.ts';
+import type { TermModel, TermProvider, TermVectorEmbedder } from '../../core/embed/term-vectors.ts';
+import { type EmbeddingsEntry, MANIFEST_FILE, readManifest } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
-import { copyOut } from '../store/tables.ts';
-import { NdjsonWriter, readNdjson } from '../store/scratch.ts';
 import { stage } from '../progress.ts';
+import { NdjsonWriter, readNdjson } from '../store/scratch.ts';
+import { copyOut } from '../store/tables.ts';
+import { gloveModel } from './glove.ts';
+import { trainLsa } from './lsa-train.ts';
+import {
+  BOILERPLATE,
+  Boilerplate,
+  CHUNK,
+  type DocumentInput,
+  type Passage,
+  passagesOf,
+  unitTexts,
+} from './passages.ts';
 
 /** Training sample cap: larger corpora fit the model on this many passages, chosen by content hash (deterministic). */
 const MAX_TRAINING_PASSAGES = 20000;
@@ -45,7 +65,11 @@ export interface EmbedOptions {
  * the reused rows are filled in by one join (`fillReused`): held in JavaScript, they were a second copy of every vector,
  * growing with the corpus.
  */
-interface Previous { manifest: EmbeddingsEntry; hashes: Set<string>; dir: string }
+interface Previous {
+  manifest: EmbeddingsEntry;
+  hashes: Set<string>;
+  dir: string;
+}
 
 const vectorsFile = (dir: string) => join(dir, 'page_embeddings.parquet');
 
@@ -76,16 +100,29 @@ async function fillReused(db: DuckDBConnection, previous: Previous, dim: number)
 }
 
 /** The previous release's stored model of that provider, to keep. */
-async function readTermModel(db: DuckDBConnection, prev: Previous, provider: TermProvider): Promise<StoredModel | null> {
+async function readTermModel(
+  db: DuckDBConnection,
+  prev: Previous,
+  provider: TermProvider,
+): Promise<StoredModel | null> {
   const path = join(prev.dir, 'embedding_terms.parquet');
   const params = prev.manifest.provider === provider ? prev.manifest[provider] : null;
   if (!params || !existsSync(path)) return null;
-  const rows = (await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet(${sqlString(path)}) ORDER BY term`)).getRowsJson() as [string, number, number[]][];
+  const rows = (
+    await db.runAndReadAll(`SELECT term, idf, projection FROM read_parquet(${sqlString(path)}) ORDER BY term`)
+  ).getRowsJson() as [string, number, number[]][];
   const dim = prev.manifest.dim;
   const projection = new Float32Array(rows.length * dim);
   rows.forEach(([, , row], i) => projection.set(row, i * dim));
   const { terms: _n, ...kept } = params;
-  return { name: prev.manifest.model, dim, terms: rows.map((r) => r[0]), idf: Float64Array.from(rows, (r) => r[1]), projection, params: kept };
+  return {
+    name: prev.manifest.model,
+    dim,
+    terms: rows.map((r) => r[0]),
+    idf: Float64Array.from(rows, (r) => r[1]),
+    projection,
+    params: kept,
+  };
 }
 
 type StoredModel = TermModel & { params: object };
@@ -96,7 +133,8 @@ async function fitModel(provider: TermProvider, texts: string[], opts: EmbedOpti
   return gloveModel(texts);
 }
 
-const embedderOf = (provider: TermProvider, m: TermModel): TermVectorEmbedder => (provider === 'lsa' ? LsaEmbedder.fromModel(m) : GloveEmbedder.fromModel(m));
+const embedderOf = (provider: TermProvider, m: TermModel): TermVectorEmbedder =>
+  provider === 'lsa' ? LsaEmbedder.fromModel(m) : GloveEmbedder.fromModel(m);
 
 /** The documents to embed, read twice (boilerplate; passages, plan and fit): an array, or something that streams them again. */
 export type DocumentSource = Iterable<DocumentInput> | (() => AsyncIterable<DocumentInput>);
@@ -134,7 +172,8 @@ class Sample {
 /** The corpus's standing text, learnt from a sample of its units (pages and items). */
 async function learnBoilerplate(docs: DocumentSource): Promise<Boilerplate> {
   const sample = new Sample(BOILERPLATE.sampleUnits);
-  for await (const doc of documents(docs)) for (const text of unitTexts(doc)) sample.add(createHash('sha256').update(text).digest('hex'), text);
+  for await (const doc of documents(docs))
+    for (const text of unitTexts(doc)) sample.add(createHash('sha256').update(text).digest('hex'), text);
   return Boilerplate.learn(sample.texts());
 }
 
@@ -143,7 +182,12 @@ async function learnBoilerplate(docs: DocumentSource): Promise<Boilerplate> {
  * `<stagedDir>/embedding_terms.parquet`); returns the manifest's `embeddings` entry. Holds the passages' vectors in
  * DuckDB and at most the samples' texts and the model in memory, one document at a time.
  */
-export async function embedPages(db: DuckDBConnection, stagedDir: string, docs: DocumentSource, opts: EmbedOptions = {}): Promise<EmbeddingsEntry> {
+export async function embedPages(
+  db: DuckDBConnection,
+  stagedDir: string,
+  docs: DocumentSource,
+  opts: EmbedOptions = {},
+): Promise<EmbeddingsEntry> {
   const previous = await readPrevious(db, opts.previousReleaseDir);
   const isNew = (p: Passage) => !previous?.hashes.has(p.hash);
   const boilerplate = await learnBoilerplate(docs);
@@ -213,12 +257,21 @@ export async function embedPages(db: DuckDBConnection, stagedDir: string, docs: 
   const dim = await vectors.close();
   if (sameModel && count > todo) await fillReused(db, previous!, dim);
   bar?.done(`${todo} passages embedded, ${count - todo} reused (${embedder.model}, ${dim} dims)`);
-  await copyOut(db, 'SELECT * FROM page_embeddings', join(stagedDir, 'page_embeddings'), { orderBy: 'page_id, passage', rowGroupSize: 16384 });
+  await copyOut(db, 'SELECT * FROM page_embeddings', join(stagedDir, 'page_embeddings'), {
+    orderBy: 'page_id, passage',
+    rowGroupSize: 16384,
+  });
 
   if (stored) await writeTerms(db, stagedDir, stored);
   return {
-    model: embedder.model, provider: embedder.provider, dim, table: 'page_embeddings',
-    pages: pageCount, passages: count, embedded: todo, reused: count - todo,
+    model: embedder.model,
+    provider: embedder.provider,
+    dim,
+    table: 'page_embeddings',
+    pages: pageCount,
+    passages: count,
+    embedded: todo,
+    reused: count - todo,
     window: { ...CHUNK },
     boilerplate: { ngram: BOILERPLATE.ngram, share: BOILERPLATE.share, phrases: boilerplate.size },
     ...(stored ? { [provider]: { ...stored.params, terms: stored.terms.length } } : {}),
@@ -234,13 +287,21 @@ async function writeTerms(db: DuckDBConnection, stagedDir: string, m: TermModel)
   const out = await NdjsonWriter.create(scratch);
   try {
     for (let i = 0; i < m.terms.length; i++) {
-      await out.write({ term: m.terms[i], idf: m.idf[i], projection: Array.from(m.projection.subarray(i * m.dim, (i + 1) * m.dim)) });
+      await out.write({
+        term: m.terms[i],
+        idf: m.idf[i],
+        projection: Array.from(m.projection.subarray(i * m.dim, (i + 1) * m.dim)),
+      });
     }
   } finally {
     await out.close();
   }
-  await copyOut(db, `SELECT term, idf, projection::FLOAT[${m.dim}] AS projection FROM read_json(${sqlString(scratch)}, format = 'newline_delimited', columns = {term: 'VARCHAR', idf: 'DOUBLE', projection: 'FLOAT[]'})`,
-    join(stagedDir, 'embedding_terms'), { orderBy: 'term' });
+  await copyOut(
+    db,
+    `SELECT term, idf, projection::FLOAT[${m.dim}] AS projection FROM read_json(${sqlString(scratch)}, format = 'newline_delimited', columns = {term: 'VARCHAR', idf: 'DOUBLE', projection: 'FLOAT[]'})`,
+    join(stagedDir, 'embedding_terms'),
+    { orderBy: 'term' },
+  );
   await rm(scratch);
 }
 
@@ -258,7 +319,10 @@ class VectorTable {
   private dim = 0;
   private rows: { p: Passage; vector: Float32Array | null }[] = [];
 
-  constructor(private readonly db: DuckDBConnection, private readonly declaredDim: () => number | null) {}
+  constructor(
+    private readonly db: DuckDBConnection,
+    private readonly declaredDim: () => number | null,
+  ) {}
 
   /** A passage and its vector, or null: a reused passage whose vector is filled in later. */
   async append(p: Passage, vector: Float32Array | null): Promise<void> {
@@ -280,7 +344,12 @@ class VectorTable {
     if (this.rows.length === 0) return;
     const chunk = DuckDBDataChunk.create(this.types, this.rows.length);
     const columns: (keyof Passage)[] = ['page_id', 'passage', 'year', 'kind', 'hash'];
-    columns.forEach((c, i) => chunk.setColumnValues(i, this.rows.map((r) => r.p[c])));
+    columns.forEach((c, i) =>
+      chunk.setColumnValues(
+        i,
+        this.rows.map((r) => r.p[c]),
+      ),
+    );
     const vectors = chunk.getColumnVector(columns.length);
     // arrayValue reads its items by index: the Float32Array serves as it is.
     this.rows.forEach((r, i) => vectors.setItem(i, r.vector ? arrayValue(r.vector as unknown as number[]) : null));
@@ -292,7 +361,9 @@ class VectorTable {
   private async create(firstLength: number): Promise<void> {
     this.dim = this.declaredDim() ?? firstLength;
     this.types = [VARCHAR, INTEGER, INTEGER, VARCHAR, VARCHAR, ARRAY(FLOAT, this.dim)];
-    await this.db.run(`CREATE OR REPLACE TABLE page_embeddings (page_id VARCHAR, passage INTEGER, year INTEGER, kind VARCHAR, content_hash VARCHAR, vector FLOAT[${this.dim}])`);
+    await this.db.run(
+      `CREATE OR REPLACE TABLE page_embeddings (page_id VARCHAR, passage INTEGER, year INTEGER, kind VARCHAR, content_hash VARCHAR, vector FLOAT[${this.dim}])`,
+    );
     this.app = await this.db.createAppender('page_embeddings');
   }
 }

@@ -39,8 +39,15 @@ export function embedInThread(job: EmbedJob): EmbedThread {
       reject(Object.assign(new Error(m.error.message), m.error.code ? { code: m.error.code } : {}));
     });
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the embedding thread exited with code ${code} before it answered`)));
+    worker.once('exit', (code) =>
+      reject(new Error(`the embedding thread exited with code ${code} before it answered`)),
+    );
   });
   result.catch(() => {}); // awaited once the tables and the index are written
-  return { result, stop: async () => { await worker.terminate(); } };
+  return {
+    result,
+    stop: async () => {
+      await worker.terminate();
+    },
+  };
 }

@@ -2,6 +2,7 @@
 // manifest's `embeddings` entry, or the error.
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
 import { readNdjson } from '../store/scratch.ts';
 import { buildDuckDb } from '../store/tables.ts';
@@ -17,7 +18,10 @@ async function run(): Promise<EmbedReply> {
   try {
     const docs = () => byDocument(readNdjson<PageInput>(job.pages), readNdjson<ItemInput>(job.items));
     const entry = await embedPages(db, job.stagedDir, docs, {
-      previousReleaseDir: job.previousReleaseDir, provider: job.endpoint ? new OpenAIEmbedder(job.endpoint) : null, model: job.model, quiet: job.quiet,
+      previousReleaseDir: job.previousReleaseDir,
+      provider: job.endpoint ? new OpenAIEmbedder(job.endpoint) : null,
+      model: job.model,
+      quiet: job.quiet,
     });
     return { entry };
   } finally {
@@ -28,5 +32,8 @@ async function run(): Promise<EmbedReply> {
 
 run().then(
   (reply) => parentPort!.postMessage(reply),
-  (e: NodeJS.ErrnoException) => parentPort!.postMessage({ error: { message: e.message, ...(e.code ? { code: e.code } : {}) } } satisfies EmbedReply),
+  (e: NodeJS.ErrnoException) =>
+    parentPort!.postMessage({
+      error: { message: e.message, ...(e.code ? { code: e.code } : {}) },
+    } satisfies EmbedReply),
 );

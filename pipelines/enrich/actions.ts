@@ -21,28 +21,118 @@ export interface ActionRule {
 const AMENDED = /(?<!\bAS\s+)\bAMENDED\b|\bAN AMENDMENT OF THE WHOLE\b/;
 
 export const ACTION_RULES: readonly ActionRule[] = [
-  { pattern: /PREVIOUS VOTE RESCINDED|\bmoved to rescind\b|\bRESCIND(ED)?\b/i, actionType: 'rescission', isFinal: false, note: 'undoes an earlier vote; the matter is open again' },
-  { pattern: /\bmoved to reconsider\b|\bRECONSIDERED\b/, actionType: 'rescission', isFinal: false, note: 'reconsideration reopens the earlier vote (the spec has no closer value than rescission): that vote no longer settles the matter' },
-  { pattern: /\bexcused from voting\b/i, actionType: 'other', isFinal: false, note: 'procedural: excusing a member from voting' },
-  { pattern: /\bprivilege of the floor\b|\bsuspend Rule\b/i, actionType: 'other', isFinal: false, note: 'procedural: privilege of the floor / suspension of the rules' },
-  { pattern: /\bMeeting Minutes\b|\bapprove the minutes\b/i, actionType: 'approval', isFinal: false, note: 'approval of minutes: not a legislative matter' },
-  { pattern: /\bNOT AMENDED\b/, actionType: 'amendment', isFinal: false, note: 'a failed amendment is still an amendment vote' },
+  {
+    pattern: /PREVIOUS VOTE RESCINDED|\bmoved to rescind\b|\bRESCIND(ED)?\b/i,
+    actionType: 'rescission',
+    isFinal: false,
+    note: 'undoes an earlier vote; the matter is open again',
+  },
+  {
+    pattern: /\bmoved to reconsider\b|\bRECONSIDERED\b/,
+    actionType: 'rescission',
+    isFinal: false,
+    note: 'reconsideration reopens the earlier vote (the spec has no closer value than rescission): that vote no longer settles the matter',
+  },
+  {
+    pattern: /\bexcused from voting\b/i,
+    actionType: 'other',
+    isFinal: false,
+    note: 'procedural: excusing a member from voting',
+  },
+  {
+    pattern: /\bprivilege of the floor\b|\bsuspend Rule\b/i,
+    actionType: 'other',
+    isFinal: false,
+    note: 'procedural: privilege of the floor / suspension of the rules',
+  },
+  {
+    pattern: /\bMeeting Minutes\b|\bapprove the minutes\b/i,
+    actionType: 'approval',
+    isFinal: false,
+    note: 'approval of minutes: not a legislative matter',
+  },
+  {
+    pattern: /\bNOT AMENDED\b/,
+    actionType: 'amendment',
+    isFinal: false,
+    note: 'a failed amendment is still an amendment vote',
+  },
   { pattern: /\bNOT CONTINUED\b/, actionType: 'continuance', isFinal: false, note: 'a failed continuance' },
-  { pattern: /\bNOT (ADOPTED|APPROVED|PASSED|FINALLY PASSED)\b|\bFAILED( FINAL PASSAGE)?\b|\bREJECTED\b|\bDISAPPROVED\b/, actionType: 'rejection', isFinal: true, note: 'rejection settles the matter' },
+  {
+    pattern:
+      /\bNOT (ADOPTED|APPROVED|PASSED|FINALLY PASSED)\b|\bFAILED( FINAL PASSAGE)?\b|\bREJECTED\b|\bDISAPPROVED\b/,
+    actionType: 'rejection',
+    isFinal: true,
+    note: 'rejection settles the matter',
+  },
   { pattern: /\bTABLED\b|\bmoved to table\b/i, actionType: 'tabling', isFinal: false, note: 'tabling is procedural' },
-  { pattern: /\bRE-?REFERRED\b|\bREFERRED\b|\bmoved to refer\b/, actionType: 'referral', isFinal: false, note: 'referral, including RE-REFERRED AS AMENDED and REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE' },
-  { pattern: /\bCONTINUED\b|\bmoved to continue\b/, actionType: 'continuance', isFinal: false, note: 'continuance, including CONTINUED ON FIRST READING / AS AMENDED / OPEN' },
-  { pattern: /\bFINALLY PASSED\b|\bFINAL PASSAGE\b/, actionType: 'final-passage', isFinal: true, note: 'final passage of an ordinance, with or without AS AMENDED' },
-  { pattern: /\bPASSED,? ON FIRST READING\b/, actionType: 'first-reading', isFinal: false, note: 'first reading, with or without AS AMENDED' },
-  { pattern: AMENDED, actionType: 'amendment', isFinal: false, note: 'amendment, including AN AMENDMENT OF THE WHOLE BEARING SAME/NEW TITLE; never the AS AMENDED of another action' },
-  { pattern: /\bADOPTED\b/, actionType: 'adoption', isFinal: true, note: 'adoption of a resolution, with or without AS AMENDED' },
-  { pattern: /\bAPPROVED\b/, actionType: 'approval', isFinal: true, note: 'approval of a motion, with or without AS AMENDED' },
-  { pattern: /\bHEARD AND FILED\b|\bFILED\b/, actionType: 'other', isFinal: false, note: 'a hearing heard and filed decides nothing' },
-  { pattern: /\bSUBMITTED\b/, actionType: 'other', isFinal: true, note: 'charter amendment submitted to the voters: the board is done with it' },
-  { pattern: /\bRECEIVED\b|\bASSIGNED\b|\bDUPLICATED\b|\bREACTIVATED\b|\bREPEALED\b/, actionType: 'other', isFinal: false, note: 'clerical status (introduction, assignment, duplication)' },
+  {
+    pattern: /\bRE-?REFERRED\b|\bREFERRED\b|\bmoved to refer\b/,
+    actionType: 'referral',
+    isFinal: false,
+    note: 'referral, including RE-REFERRED AS AMENDED and REFERRED FOR ADOPTION WITHOUT COMMITTEE REFERENCE',
+  },
+  {
+    pattern: /\bCONTINUED\b|\bmoved to continue\b/,
+    actionType: 'continuance',
+    isFinal: false,
+    note: 'continuance, including CONTINUED ON FIRST READING / AS AMENDED / OPEN',
+  },
+  {
+    pattern: /\bFINALLY PASSED\b|\bFINAL PASSAGE\b/,
+    actionType: 'final-passage',
+    isFinal: true,
+    note: 'final passage of an ordinance, with or without AS AMENDED',
+  },
+  {
+    pattern: /\bPASSED,? ON FIRST READING\b/,
+    actionType: 'first-reading',
+    isFinal: false,
+    note: 'first reading, with or without AS AMENDED',
+  },
+  {
+    pattern: AMENDED,
+    actionType: 'amendment',
+    isFinal: false,
+    note: 'amendment, including AN AMENDMENT OF THE WHOLE BEARING SAME/NEW TITLE; never the AS AMENDED of another action',
+  },
+  {
+    pattern: /\bADOPTED\b/,
+    actionType: 'adoption',
+    isFinal: true,
+    note: 'adoption of a resolution, with or without AS AMENDED',
+  },
+  {
+    pattern: /\bAPPROVED\b/,
+    actionType: 'approval',
+    isFinal: true,
+    note: 'approval of a motion, with or without AS AMENDED',
+  },
+  {
+    pattern: /\bHEARD AND FILED\b|\bFILED\b/,
+    actionType: 'other',
+    isFinal: false,
+    note: 'a hearing heard and filed decides nothing',
+  },
+  {
+    pattern: /\bSUBMITTED\b/,
+    actionType: 'other',
+    isFinal: true,
+    note: 'charter amendment submitted to the voters: the board is done with it',
+  },
+  {
+    pattern: /\bRECEIVED\b|\bASSIGNED\b|\bDUPLICATED\b|\bREACTIVATED\b|\bREPEALED\b/,
+    actionType: 'other',
+    isFinal: false,
+    note: 'clerical status (introduction, assignment, duplication)',
+  },
 ];
 
-export interface Classification { actionType: ActionType; isFinal: boolean; rule: ActionRule | null }
+export interface Classification {
+  actionType: ActionType;
+  isFinal: boolean;
+  rule: ActionRule | null;
+}
 
 /**
  * Classifies an action. `itemType` (Ordinance, Resolution, Motion …) only guards isFinal: an ordinance is settled by
@@ -69,9 +159,21 @@ export interface ResultRule {
  * are what was moved, not what happened, so a motion without one is `other`.
  */
 export const RESULT_RULES: readonly ResultRule[] = [
-  { pattern: /\bThe motion carried\b/i, result: 'carried', note: 'a motion and its printed outcome: The motion carried by the following vote' },
-  { pattern: /\bThe motion failed\b/i, result: 'failed', note: 'a motion and its printed outcome: The motion failed by the following vote' },
-  { pattern: /\bmoved\b/, result: 'other', note: 'a motion whose outcome is not printed: what was moved is not a result' },
+  {
+    pattern: /\bThe motion carried\b/i,
+    result: 'carried',
+    note: 'a motion and its printed outcome: The motion carried by the following vote',
+  },
+  {
+    pattern: /\bThe motion failed\b/i,
+    result: 'failed',
+    note: 'a motion and its printed outcome: The motion failed by the following vote',
+  },
+  {
+    pattern: /\bmoved\b/,
+    result: 'other',
+    note: 'a motion whose outcome is not printed: what was moved is not a result',
+  },
   { pattern: /PREVIOUS VOTE RESCINDED|\bRESCINDED\b/, result: 'rescinded', note: 'an earlier vote undone' },
   { pattern: /\bRECONSIDERED\b/, result: 'reconsidered', note: 'an earlier vote reopened' },
   { pattern: /\bNOT (?:FINALLY )?PASSED\b/, result: 'not-passed', note: 'NOT PASSED, NOT FINALLY PASSED' },
@@ -80,13 +182,25 @@ export const RESULT_RULES: readonly ResultRule[] = [
   { pattern: /\bNOT AMENDED\b/, result: 'not-amended', note: 'a failed amendment' },
   { pattern: /\bNOT CONTINUED\b/, result: 'not-continued', note: 'a failed continuance' },
   { pattern: /\bFAILED\b/, result: 'failed', note: 'FAILED, FAILED FINAL PASSAGE' },
-  { pattern: /\bDISAPPROVED\b/, result: 'disapproved', note: 'DISAPPROVED (a motion disapproving a decision is worded so too)' },
+  {
+    pattern: /\bDISAPPROVED\b/,
+    result: 'disapproved',
+    note: 'DISAPPROVED (a motion disapproving a decision is worded so too)',
+  },
   { pattern: /\bREJECTED\b/, result: 'rejected', note: 'REJECTED' },
   { pattern: /\bTABLED\b/, result: 'tabled', note: 'TABLED' },
   { pattern: /\bRE-?REFERRED\b|\bREFERRED\b/, result: 'referred', note: 'REFERRED, RE-REFERRED (AS AMENDED)' },
   { pattern: /\bCONTINUED\b/, result: 'continued', note: 'CONTINUED, CONTINUED ON FIRST READING / AS AMENDED / OPEN' },
-  { pattern: /\bPASSED\b/, result: 'passed', note: 'FINALLY PASSED, PASSED(,) ON FIRST READING, with or without AS AMENDED' },
-  { pattern: AMENDED, result: 'amended', note: 'AMENDED, AN AMENDMENT OF THE WHOLE; never the AS AMENDED of another action' },
+  {
+    pattern: /\bPASSED\b/,
+    result: 'passed',
+    note: 'FINALLY PASSED, PASSED(,) ON FIRST READING, with or without AS AMENDED',
+  },
+  {
+    pattern: AMENDED,
+    result: 'amended',
+    note: 'AMENDED, AN AMENDMENT OF THE WHOLE; never the AS AMENDED of another action',
+  },
   { pattern: /\bADOPTED\b/, result: 'adopted', note: 'ADOPTED, ADOPTED AS AMENDED' },
   { pattern: /\bAPPROVED\b/, result: 'approved', note: 'APPROVED, APPROVED AS AMENDED' },
   { pattern: /\bFILED\b/, result: 'filed', note: 'HEARD AND FILED, FILED' },

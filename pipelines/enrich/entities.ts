@@ -14,15 +14,53 @@ const AMOUNT = /\$(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s+(million|billion))?(?![\
  * clause break); the first row that matches wins. Each row has an example (test/enrich.test.ts runs every one).
  */
 export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; example: string }[] = [
-  { pattern: /\bde-?appropriat\w*(?:\s+(?:of|approximately|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'decrease', example: 'de-appropriating $39,500,000 from permanent salaries' },
-  { pattern: /\bincreas\w*\b[^$;]{0,60}\bby\s*$/i, qualifier: 'increase', example: 'to increase the not to exceed amount by $2,918,942' },
-  { pattern: /\b(?:decreas|reduc)\w*\b[^$;]{0,60}\bby\s*$/i, qualifier: 'decrease', example: 'reducing the contract amount by $150,000' },
-  { pattern: /\b(?:not[- ]to[- ]exceed|up to|no more than)\s*(?:approximately\s+|an additional\s+)?$/i, qualifier: 'not-to-exceed', example: 'an aggregate total settlement amount not to exceed $7,000,000' },
-  { pattern: /\bmaximum\b[^$;,]{0,40}?\b(?:of|to)\s*$/i, qualifier: 'not-to-exceed', example: 'increasing the maximum amount of the agreements to $41,500,000' },
-  { pattern: /\b(?:re-?)?appropriat\w*(?:\s+(?:of|approximately|an additional|a total of))*\s*(?:\(\d+\)\s*)?$/i, qualifier: 'appropriation', example: 'appropriation of (1) $260,878,172' },
-  { pattern: /\b(?:an additional amount|(?:an|a corresponding) increase) of\s*$/i, qualifier: 'increase', example: 'to extend the contract for three years and twenty days to commence November 30, 2020, for a total term of December 19, 2014, through December 19, 2023, for an additional amount of $19,500,000' },
-  { pattern: /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving|revenues? of)\s*$/i, qualifier: 'revenue', example: 'Settlement of Lawsuit - MJM Management Group - City to Receive $400,000' },
-  { pattern: /\baccept(?:ing)?,? and expend\b[^$;]{0,160}?$/i, qualifier: 'revenue', example: 'to accept and expend a grant in the amount of $3,639,888' },
+  {
+    pattern: /\bde-?appropriat\w*(?:\s+(?:of|approximately|a total of))*\s*(?:\(\d+\)\s*)?$/i,
+    qualifier: 'decrease',
+    example: 'de-appropriating $39,500,000 from permanent salaries',
+  },
+  {
+    pattern: /\bincreas\w*\b[^$;]{0,60}\bby\s*$/i,
+    qualifier: 'increase',
+    example: 'to increase the not to exceed amount by $2,918,942',
+  },
+  {
+    pattern: /\b(?:decreas|reduc)\w*\b[^$;]{0,60}\bby\s*$/i,
+    qualifier: 'decrease',
+    example: 'reducing the contract amount by $150,000',
+  },
+  {
+    pattern: /\b(?:not[- ]to[- ]exceed|up to|no more than)\s*(?:approximately\s+|an additional\s+)?$/i,
+    qualifier: 'not-to-exceed',
+    example: 'an aggregate total settlement amount not to exceed $7,000,000',
+  },
+  {
+    pattern: /\bmaximum\b[^$;,]{0,40}?\b(?:of|to)\s*$/i,
+    qualifier: 'not-to-exceed',
+    example: 'increasing the maximum amount of the agreements to $41,500,000',
+  },
+  {
+    pattern: /\b(?:re-?)?appropriat\w*(?:\s+(?:of|approximately|an additional|a total of))*\s*(?:\(\d+\)\s*)?$/i,
+    qualifier: 'appropriation',
+    example: 'appropriation of (1) $260,878,172',
+  },
+  {
+    pattern: /\b(?:an additional amount|(?:an|a corresponding) increase) of\s*$/i,
+    qualifier: 'increase',
+    example:
+      'to extend the contract for three years and twenty days to commence November 30, 2020, for a total term of December 19, 2014, through December 19, 2023, for an additional amount of $19,500,000',
+  },
+  {
+    pattern:
+      /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving|revenues? of)\s*$/i,
+    qualifier: 'revenue',
+    example: 'Settlement of Lawsuit - MJM Management Group - City to Receive $400,000',
+  },
+  {
+    pattern: /\baccept(?:ing)?,? and expend\b[^$;]{0,160}?$/i,
+    qualifier: 'revenue',
+    example: 'to accept and expend a grant in the amount of $3,639,888',
+  },
 ];
 
 /** A sum that follows another in a list (`$X to A, $Y to B, and $Z to C`) keeps the list's qualifier. */
@@ -32,7 +70,11 @@ const LIST_GAP = /^[^$;]{0,200}?(?:,\s*(?:and\s+)?|\s+and\s+|:\s*)(?:\(\d+\)\s*)
 const APPROPRIATION_HEADING = /^(?:Re-?)?Appropriations?$/i;
 const MOVE_HEADING = /^De-?Appropriations? and (?:Re-?)?Appropriations?$/i;
 
-interface Sum { raw: string; value: number; qualifiers: AmountQualifier[] }
+interface Sum {
+  raw: string;
+  value: number;
+  qualifiers: AmountQualifier[];
+}
 
 function sums(text: string, heading: boolean): Sum[] {
   const out: Sum[] = [];
@@ -65,7 +107,9 @@ function sums(text: string, heading: boolean): Sum[] {
 
 /** One amount per sum and role: a sum stated without a role elsewhere (`$X` in the heading, `for $X`) is the same amount. */
 function amounts(title: string, longTitle: string): Amount[] {
-  const all = [...sums(title, true), ...sums(longTitle, false)].flatMap((s) => s.qualifiers.map((qualifier) => ({ raw: s.raw, value: s.value, currency: 'USD' as const, qualifier })));
+  const all = [...sums(title, true), ...sums(longTitle, false)].flatMap((s) =>
+    s.qualifiers.map((qualifier) => ({ raw: s.raw, value: s.value, currency: 'USD' as const, qualifier })),
+  );
   const roles = new Set(all.filter((a) => a.qualifier !== 'stated').map((a) => a.value));
   const seen = new Set<string>();
   return all.filter((a) => {
@@ -81,8 +125,14 @@ function amounts(title: string, longTitle: string): Amount[] {
 const NUM = String.raw`(\d{1,3}(?:,\d{3})+|\d{1,6})`;
 const UNIT_PATTERNS = [
   new RegExp(String.raw`\b${NUM}-unit\b`, 'g'),
-  new RegExp(String.raw`\b${NUM}\s+(?:(?:new|permanently|affordable|dwelling|residential|housing|rental|senior|supportive|market-rate|below-market-rate|BMR|inclusionary|on-site|off-site)\s+){1,3}units\b`, 'gi'),
-  new RegExp(String.raw`\b${NUM}\s+units\s+of\s+(?:affordable\s+|supportive\s+|senior\s+|permanent\s+)*housing\b`, 'gi'),
+  new RegExp(
+    String.raw`\b${NUM}\s+(?:(?:new|permanently|affordable|dwelling|residential|housing|rental|senior|supportive|market-rate|below-market-rate|BMR|inclusionary|on-site|off-site)\s+){1,3}units\b`,
+    'gi',
+  ),
+  new RegExp(
+    String.raw`\b${NUM}\s+units\s+of\s+(?:affordable\s+|supportive\s+|senior\s+|permanent\s+)*housing\b`,
+    'gi',
+  ),
 ];
 
 function units(text: string): UnitMention[] {
@@ -103,7 +153,8 @@ function units(text: string): UnitMention[] {
 
 // ---- addresses --------------------------------------------------------------------------------------------------
 
-const SUFFIX = 'Street|Avenue|Boulevard|Drive|Road|Way|Place|Lane|Court|Terrace|Alley|Plaza|Circle|Highway|Parkway|Square';
+const SUFFIX =
+  'Street|Avenue|Boulevard|Drive|Road|Way|Place|Lane|Court|Terrace|Alley|Plaza|Circle|Highway|Parkway|Square';
 // A number (`250`, a range `162-164`, `12A`), then the street; the City prints numbered streets as `3175-24th Street`.
 const ADDRESS = new RegExp(
   String.raw`\b\d{1,5}(?:-\d{1,5})?[A-Z]?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s))(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX})\b(?!,?\s+(?:Inc|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
@@ -144,60 +195,103 @@ const LIST_END = String.raw`(?=\s+(?:against|for|by|in|v\.)\s|;\s+(?![\p{Lu}\d]|
  */
 export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; parties: string[] }[] = [
   {
-    pattern: new RegExp(String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant|[Mm]emorandum of [Uu]nderstanding)s?\b(?:[^;.]|(?<=\bNo)\.){0,120}?(?<!\btogether )\bwith\s+${NAME}`, 'gu'),
-    list: false, example: 'to amend the booking agreement with the Sayana Corporation, operator of the Adante Hotel', parties: ['Sayana Corporation'],
+    pattern: new RegExp(
+      String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant|[Mm]emorandum of [Uu]nderstanding)s?\b(?:[^;.]|(?<=\bNo)\.){0,120}?(?<!\btogether )\bwith\s+${NAME}`,
+      'gu',
+    ),
+    list: false,
+    example: 'to amend the booking agreement with the Sayana Corporation, operator of the Adante Hotel',
+    parties: ['Sayana Corporation'],
   },
   {
     pattern: new RegExp(String.raw`\bbetween (?:the )?${CITY_SIDE}\s+and\s+([^;]{1,600}?)${CLAUSE_END}`, 'gu'),
-    list: true, example: 'a Development Agreement between the City and County of San Francisco and California Barrel Company, LLC, a Delaware limited liability company, for the Potrero Power Station project', parties: ['California Barrel Company, LLC'],
+    list: true,
+    example:
+      'a Development Agreement between the City and County of San Francisco and California Barrel Company, LLC, a Delaware limited liability company, for the Potrero Power Station project',
+    parties: ['California Barrel Company, LLC'],
   },
   {
-    pattern: new RegExp(String.raw`\bbetween\s+(?!the City\b)${NAME}(?:,?\s+dba\s+[^,;]{1,60})?,?\s+and\s+the (?:City|Port)\b`, 'gu'),
-    list: false, example: 'Lease No. L-16159 between IDEO, LP, and the Port', parties: ['IDEO, LP'],
+    pattern: new RegExp(
+      String.raw`\bbetween\s+(?!the City\b)${NAME}(?:,?\s+dba\s+[^,;]{1,60})?,?\s+and\s+the (?:City|Port)\b`,
+      'gu',
+    ),
+    list: false,
+    example: 'Lease No. L-16159 between IDEO, LP, and the Port',
+    parties: ['IDEO, LP'],
   },
   {
     pattern: new RegExp(String.raw`\bfiled by\s+(?!the City\b)([^]{1,2000}?)${LIST_END}`, 'gu'),
-    list: true, example: 'settlement of the lawsuit filed by Tatiana Umnov and Anatoly Umnov against the City and County of San Francisco for $450,000', parties: ['Tatiana Umnov', 'Anatoly Umnov'],
+    list: true,
+    example:
+      'settlement of the lawsuit filed by Tatiana Umnov and Anatoly Umnov against the City and County of San Francisco for $450,000',
+    parties: ['Tatiana Umnov', 'Anatoly Umnov'],
   },
   {
-    pattern: new RegExp(String.raw`\bfiled by the City and County of San Francisco\b[^;]{0,120}?\bagainst\s+([^]{1,2000}?)${LIST_END}`, 'gu'),
-    list: true, example: 'the lawsuit filed by the City and County of San Francisco and the People of the State of California against Walgreen Co. for $229,610,002', parties: ['Walgreen Co.'],
+    pattern: new RegExp(
+      String.raw`\bfiled by the City and County of San Francisco\b[^;]{0,120}?\bagainst\s+([^]{1,2000}?)${LIST_END}`,
+      'gu',
+    ),
+    list: true,
+    example:
+      'the lawsuit filed by the City and County of San Francisco and the People of the State of California against Walgreen Co. for $229,610,002',
+    parties: ['Walgreen Co.'],
   },
   {
     pattern: new RegExp(String.raw`\bpayment of \$[\d,.]+ by\s+${NAME}`, 'gu'),
-    list: false, example: 'for payment of $913,970 by U.S. Pipe & Foundry Company to the City', parties: ['U.S. Pipe & Foundry Company'],
+    list: false,
+    example: 'for payment of $913,970 by U.S. Pipe & Foundry Company to the City',
+    parties: ['U.S. Pipe & Foundry Company'],
   },
   {
     pattern: new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'gu'),
-    list: false, example: 'a loan to Mercy Housing California, L.P. in an amount not to exceed $5,000,000', parties: ['Mercy Housing California, L.P.'],
+    list: false,
+    example: 'a loan to Mercy Housing California, L.P. in an amount not to exceed $5,000,000',
+    parties: ['Mercy Housing California, L.P.'],
   },
   {
-    pattern: new RegExp(String.raw`\baccept(?:ing)?,? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`, 'gu'),
-    list: false, example: 'to accept and expend a grant in the amount of $2,050,000 from the State of California, Board of State and Community Corrections, to fund', parties: ['Board of State and Community Corrections'],
+    pattern: new RegExp(
+      String.raw`\baccept(?:ing)?,? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`,
+      'gu',
+    ),
+    list: false,
+    example:
+      'to accept and expend a grant in the amount of $2,050,000 from the State of California, Board of State and Community Corrections, to fund',
+    parties: ['Board of State and Community Corrections'],
   },
   {
     pattern: new RegExp(String.raw`\baccept(?:ing)? and expend (?:a|an|the)\s+${NAME}\s+grant\b`, 'gu'),
-    list: false, example: 'to accept and expend a Federal Emergency Management Agency grant administered through the California Governor', parties: ['Federal Emergency Management Agency'],
+    list: false,
+    example:
+      'to accept and expend a Federal Emergency Management Agency grant administered through the California Governor',
+    parties: ['Federal Emergency Management Agency'],
   },
   {
     pattern: new RegExp(String.raw`\bgrants?\s+to\s+${NAME}`, 'gu'),
-    list: false, example: 'to award a one-time grant to Planned Parenthood Northern California (“Planned Parenthood NC”)', parties: ['Planned Parenthood Northern California'],
+    list: false,
+    example: 'to award a one-time grant to Planned Parenthood Northern California (“Planned Parenthood NC”)',
+    parties: ['Planned Parenthood Northern California'],
   },
   {
     pattern: new RegExp(String.raw`\b(?:procure|purchase|acquire|buy)\b[^;]{0,120}?\bfrom\s+${NAME}`, 'gu'),
-    list: false, example: 'to procure up to 14 used compressed natural gas transit buses from the City of Phoenix, which owns', parties: ['City of Phoenix'],
+    list: false,
+    example: 'to procure up to 14 used compressed natural gas transit buses from the City of Phoenix, which owns',
+    parties: ['City of Phoenix'],
   },
 ];
 /** Heading types whose second part names the other party. */
-const PARTY_HEADING = /^(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|Settlement of (?:Lawsuits?|Unlitigated Claims?))(?: Amendments?)?$/u;
+const PARTY_HEADING =
+  /^(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|Settlement of (?:Lawsuits?|Unlitigated Claims?))(?: Amendments?)?$/u;
 /** The City itself, its departments and commissions, a possessive (`City’s`), a program or project: not parties. */
-const NOT_A_PARTY = /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds)$/i;
+const NOT_A_PARTY =
+  /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds)$/i;
 /** A grantor's name followed by `grant program` names the program, not the grantor. */
 const PROGRAM_AFTER = /^\s*(?:\([^)]*\)\s*)?(?:grant\s+)?program\b/i;
 /** A class of parties, not one: `Investor Owned Utilities`, `Related Entities`. */
-const GENERIC = /\b(?:Utilities|Entities|Affiliates|Contractors|Organizations|Agencies|Providers|Plaintiffs|Defendants|Parties|Purchasers|Owners|Others)$/;
+const GENERIC =
+  /\b(?:Utilities|Entities|Affiliates|Contractors|Organizations|Agencies|Providers|Plaintiffs|Defendants|Parties|Purchasers|Owners|Others)$/;
 /** Words of an organisation's name: `Pacific Gas and Electric Company` is one party, `Tatiana Umnov and Anatoly Umnov` two. */
-const ORGANISATION = /\b(?:Company|Corporation|Association|Union|Industry|Engineers|Services|Group|Trust|Bank|Foundation|Partners|Enterprises|Authority|Agency|Department|Commission|Council|Electric|Insurance|Holdings|Properties|Construction|Management|Systems|Society|Institute|Center|Fund|Committee|Coalition|Board)\b/;
+const ORGANISATION =
+  /\b(?:Company|Corporation|Association|Union|Industry|Engineers|Services|Group|Trust|Bank|Foundation|Partners|Enterprises|Authority|Agency|Department|Commission|Council|Electric|Insurance|Holdings|Properties|Construction|Management|Systems|Society|Institute|Center|Fund|Committee|Coalition|Board)\b/;
 const ENDS_ORGANISATION = new RegExp(`${ORGANISATION.source}$`);
 const SEPARATOR = /\s*;\s*(?:and\s+)?|,\s+(?:and\s+)?|\s+(?:and|AND)\s+(?:by\s+)?|\//g;
 const IS_CONTINUATION = new RegExp(String.raw`^${CONTINUATION}$`);
@@ -212,7 +306,10 @@ const NAME_WORD = new RegExp(String.raw`^(?:${WORD}|${CONNECT}|y),?$`, 'u');
  */
 function splitNames(list: string): string[] {
   // Parentheticals (`f/k/a …`, one cut off by the list's end) end a name.
-  const text = list.replace(/:\s[\s\S]*$/, '').replace(/[\s,;:]+$/, '').replace(/\s*\([^()]*(?:\)|$)/g, (m) => '\0'.repeat(m.length));
+  const text = list
+    .replace(/:\s[\s\S]*$/, '')
+    .replace(/[\s,;:]+$/, '')
+    .replace(/\s*\([^()]*(?:\)|$)/g, (m) => '\0'.repeat(m.length));
   const parts: { from: number; to: number; sep: string }[] = [];
   let from = 0;
   let sep = '';
@@ -229,12 +326,25 @@ function splitNames(list: string): string[] {
     const prev = joined[joined.length - 1];
     const [left, right] = [prev ? piece(prev) : '', piece(p)];
     const and = /^\s+and\s/i.test(p.sep);
-    const keep = prev && (IS_CONTINUATION.test(right) || /^(?:dba|d\/b\/a)\s/i.test(right) || (lone(left) && !IS_CONTINUATION.test(left)) || (lone(right) && /^[A-Z]{2,}/.test(right))
-      || (and && !ENDS_CONTINUATION.test(left) && (ORGANISATION.test(left) || ORGANISATION.test(right)) && !(ENDS_ORGANISATION.test(left) && (ENDS_ORGANISATION.test(right) || ENDS_CONTINUATION.test(right)))));
+    const keep =
+      prev &&
+      (IS_CONTINUATION.test(right) ||
+        /^(?:dba|d\/b\/a)\s/i.test(right) ||
+        (lone(left) && !IS_CONTINUATION.test(left)) ||
+        (lone(right) && /^[A-Z]{2,}/.test(right)) ||
+        (and &&
+          !ENDS_CONTINUATION.test(left) &&
+          (ORGANISATION.test(left) || ORGANISATION.test(right)) &&
+          !(ENDS_ORGANISATION.test(left) && (ENDS_ORGANISATION.test(right) || ENDS_CONTINUATION.test(right)))));
     if (keep) prev.to = p.to;
     else joined.push({ ...p });
   }
-  const names = joined.map((p) => text.slice(p.from, p.to).replace(/\0[\s\S]*$/, '').trim());
+  const names = joined.map((p) =>
+    text
+      .slice(p.from, p.to)
+      .replace(/\0[\s\S]*$/, '')
+      .trim(),
+  );
   // The names come first; a description (`a Delaware limited liability company, for …`) ends the list.
   const end = names.findIndex((n) => !/^(?:(?:the|by)\s+)?[\p{Lu}\d]/u.test(n));
   return end < 0 ? names : names.slice(0, end);
@@ -261,8 +371,16 @@ function cleanName(raw: string): string | null {
 
 /** The comparison key of a party name: case, punctuation, a leading `the`, `et al.` and legal forms aside. */
 export function partyKey(name: string): string {
-  return name.toLowerCase().replace(/[’']/g, '').replace(/[^\p{L}\p{N}&/ -]+/gu, ' ').replace(/\s+/g, ' ').trim()
-    .replace(/^the /, '').replace(/ et al$/, '').replace(/(?:\s+(?:inc|llc|l p|lp|llp|ltd|corp|corporation|co|n a|na|plc))+$/, '').trim();
+  return name
+    .toLowerCase()
+    .replace(/[’']/g, '')
+    .replace(/[^\p{L}\p{N}&/ -]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^the /, '')
+    .replace(/ et al$/, '')
+    .replace(/(?:\s+(?:inc|llc|l p|lp|llp|ltd|corp|corporation|co|n a|na|plc))+$/, '')
+    .trim();
 }
 
 function parties(title: string, longTitle: string): string[] {
@@ -271,7 +389,12 @@ function parties(title: string, longTitle: string): string[] {
   const named = segments[segments[1] === 'Retroactive' ? 2 : 1] ?? '';
   const printed = (name: string) => longTitle === '' || partyKey(longTitle).includes(partyKey(name));
   const lawsuit = /^Settlement/.test(segments[0]);
-  const fromHeading = (PARTY_HEADING.test(segments[0]) ? (lawsuit ? splitNames(named) : [named.replace(/\s*\(.*$/, '')]) : []).filter(printed).map(cleanName).filter((n) => n !== null);
+  const fromHeading = (
+    PARTY_HEADING.test(segments[0]) ? (lawsuit ? splitNames(named) : [named.replace(/\s*\(.*$/, '')]) : []
+  )
+    .filter(printed)
+    .map(cleanName)
+    .filter((n) => n !== null);
   const headingNames = [...segments.slice(1), ...fromHeading].sort((a, b) => b.length - a.length);
   const found: string[] = [...fromHeading];
   for (const rule of PARTY_RULES) {
@@ -283,7 +406,8 @@ function parties(title: string, longTitle: string): string[] {
         if (bound) raw = bound;
         // The heading's party printed with its parent first (`United States Department of Energy Western Area Power
         // Administration`), or a part of the heading's party (`Committee of Interns and Residents`), is that party.
-        const within = (h: string) => raw.endsWith(' ' + h) || (partyKey(h) !== partyKey(raw) && ` ${partyKey(h)} `.includes(` ${partyKey(raw)} `));
+        const within = (h: string) =>
+          raw.endsWith(' ' + h) || (partyKey(h) !== partyKey(raw) && ` ${partyKey(h)} `.includes(` ${partyKey(raw)} `));
         if (!fromHeading.some(within)) found.push(raw);
       }
     }
@@ -296,7 +420,10 @@ function parties(title: string, longTitle: string): string[] {
   return [...out.values()];
 }
 
-export function extractEntities(title: string, longTitle: string): { extracted: Extracted; unitMentions: UnitMention[] } {
+export function extractEntities(
+  title: string,
+  longTitle: string,
+): { extracted: Extracted; unitMentions: UnitMention[] } {
   const [h, t] = [squash(title), squash(longTitle)];
   const unitMentions = units(squash(`${h} ${t}`));
   return {

@@ -5,6 +5,7 @@
 // whole surname (case-insensitive): a near miss is never "corrected" into a neighbour.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import { supervisorId } from '../../core/lake/ids.ts';
 import { nameKey, RECORDED_TITLE, servesOn } from '../../core/roster.ts';
 import type { SupervisorRecord } from '../records.ts';
@@ -51,7 +52,12 @@ const surnameOf = (fullName: string) => fullName.trim().split(/\s+/).pop() ?? ''
  * Order: full name or variant → the meeting's own roster (full names from "Members Present"/cover) → term dates.
  * `meetingDate` may be '' (e.g. a search filter): then a surname shared by several members is ambiguous.
  */
-export function resolveName(name: string, meetingDate: string, roster: SupervisorRecord[], meetingRoster?: string[]): Resolution {
+export function resolveName(
+  name: string,
+  meetingDate: string,
+  roster: SupervisorRecord[],
+  meetingRoster?: string[],
+): Resolution {
   const k = nameKey(name.replace(RECORDED_TITLE, '').replace(/[.,;]+$/, ''));
   if (k === '') return { id: null, status: 'unresolved', candidates: [] };
   const byFull = roster.filter((s) => s.nameVariants.some((v) => nameKey(v) === k && v !== s.surname));
@@ -63,14 +69,21 @@ export function resolveName(name: string, meetingDate: string, roster: Superviso
     if (present.length === 1) {
       const full = nameKey(present[0]);
       const first = full.split(' ')[0];
-      const match = bySurname.filter((s) => nameKey(s.fullName) === full || (nameKey(s.surname) === nameKey(surnameOf(full)) && nameKey(s.fullName).startsWith(first + ' ')));
+      const match = bySurname.filter(
+        (s) =>
+          nameKey(s.fullName) === full ||
+          (nameKey(s.surname) === nameKey(surnameOf(full)) && nameKey(s.fullName).startsWith(first + ' ')),
+      );
       if (match.length === 1) return { id: match[0].id, status: 'resolved', candidates: match };
-      if (match.length === 0 && bySurname.length === 0) return { id: supervisorId(present[0]), status: 'resolved', candidates: [] };
+      if (match.length === 0 && bySurname.length === 0)
+        return { id: supervisorId(present[0]), status: 'resolved', candidates: [] };
     }
   }
   if (bySurname.length === 0) return { id: null, status: 'unresolved', candidates: [] };
   if (!dated) {
-    return bySurname.length === 1 ? { id: bySurname[0].id, status: 'resolved', candidates: bySurname } : { id: null, status: 'ambiguous', candidates: bySurname };
+    return bySurname.length === 1
+      ? { id: bySurname[0].id, status: 'resolved', candidates: bySurname }
+      : { id: null, status: 'ambiguous', candidates: bySurname };
   }
   for (const slack of [0, 2]) {
     const inTerm = bySurname.filter((s) => servesOn(s, meetingDate, slack));

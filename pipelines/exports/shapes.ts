@@ -16,9 +16,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { legistarOutcome } from '../enrich/legistar-actions.ts';
 import type { RowFiles } from '../store/row-files.ts';
-import { readSheet, UnreadableExport, type Format } from './tables.ts';
+import { type Format, readSheet, UnreadableExport } from './tables.ts';
 
 export type Shape =
   'scraped-legislation' | 'scraped-history' | 'legislation-grid' | 'history-grid' | 'member-votes' | 'meeting-items';

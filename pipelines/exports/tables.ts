@@ -4,6 +4,7 @@
 // with node:zlib), or a BIFF8 (Excel 97–2003) workbook (biff.ts). The format is told by the bytes, not by the
 // extension: an `.xls` may hold any of them (ARCHITECTURE.md: why no spreadsheet library).
 import { inflateRawSync } from 'node:zlib';
+
 import { readBiff } from './biff.ts';
 import { UnreadableExport } from './errors.ts';
 

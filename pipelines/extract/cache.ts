@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+
 import { EXTRACTOR, extractPages, type RawPage } from './pdf.ts';
 
 export async function cachedPages(path: string, sha256: string, cacheDir: string | null): Promise<RawPage[]> {

@@ -49,7 +49,11 @@ export function splitRunning(pages: RawPage[]): PageText[] {
 }
 
 // Words that any page of board business holds several of; a page with letters but none of them is not English text.
-const COMMON = new Set('the of and to in a for on by with board supervisors city county san francisco meeting agenda minutes is at be that this from as or file ordinance resolution motion'.split(' '));
+const COMMON = new Set(
+  'the of and to in a for on by with board supervisors city county san francisco meeting agenda minutes is at be that this from as or file ordinance resolution motion'.split(
+    ' ',
+  ),
+);
 
 /** Share of a page's words that are common English/board words (0 when there are none). */
 export function englishScore(text: string): number {

@@ -2,7 +2,8 @@
 // whose pdftotext text does not read as text (pdf.ts). Loaded on first use, so a thread that never needs it never
 // holds it.
 import { readFile } from 'node:fs/promises';
-import { layoutLines, type Glyph, type RawPage } from './layout.ts';
+
+import { type Glyph, layoutLines, type RawPage } from './layout.ts';
 
 export const PDFJS = 'pdfjs-dist@5.6.205';
 
@@ -15,7 +16,12 @@ function glyphsOf(items: readonly object[]): Glyph[] {
   const glyphs: Glyph[] = [];
   for (const item of items) {
     if (!('str' in item) || (item as { str: string }).str.trim() === '') continue;
-    const { str, transform, width, height } = item as { str: string; transform: number[]; width: number; height: number };
+    const { str, transform, width, height } = item as {
+      str: string;
+      transform: number[];
+      width: number;
+      height: number;
+    };
     glyphs.push({ str, x: transform[4], y: transform[5] + 0.35 * height, width, size: height });
   }
   return glyphs;

@@ -1,9 +1,10 @@
 // PDF → raw page lines via poppler's `pdftotext -tsv`, one process per document (run by one shell per thread): the
 // fast path where poppler is installed. Its words go through the same layout rule as pdf.js's runs (layout.ts).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { layoutLines, type Glyph, type RawPage } from './layout.ts';
+
+import { type Glyph, layoutLines, type RawPage } from './layout.ts';
 
 export const PDFTOTEXT = 'pdftotext -tsv';
 
@@ -43,7 +44,13 @@ export function pagesOfTsv(tsv: string): RawPage[] {
       else if (text >= 0) {
         const page = pages[column[1] - 1];
         const [left, top, width, height] = [column[6], column[7], column[8], column[9]];
-        page.glyphs.push({ str: tsv.slice(text, end), x: left, y: page.height - (top + height / 2), width, size: height / BOX_EM });
+        page.glyphs.push({
+          str: tsv.slice(text, end),
+          x: left,
+          y: page.height - (top + height / 2),
+          width,
+          size: height / BOX_EM,
+        });
       }
     }
     start = end + 1;
@@ -69,7 +76,13 @@ export function readColumns(tsv: string, at: number, end: number, column: Float6
     const c = at < end ? tsv.charCodeAt(at) : 9;
     if (c === 9) {
       column[index++] = digit && !other ? (negative ? -digits : digits) / scale : NaN;
-      from = at + 1; digits = 0; scale = 1; dot = false; negative = false; digit = false; other = false;
+      from = at + 1;
+      digits = 0;
+      scale = 1;
+      dot = false;
+      negative = false;
+      digit = false;
+      other = false;
     } else if (c >= 0x30 && c <= 0x39) {
       digits = digits * 10 + (c - 0x30);
       digit = true;
@@ -99,7 +112,10 @@ class Runner {
     const script = 'while IFS= read -r f; do pdftotext -q -tsv "$f" -; printf \'\\n%s %d\\n\' "$0" "$?"; done';
     this.child = spawn('sh', ['-c', script, this.marker], { stdio: ['pipe', 'pipe', 'ignore'] });
     this.child.on('error', () => this.finish(null));
-    this.child.on('exit', () => { runner = null; this.finish(null); });
+    this.child.on('exit', () => {
+      runner = null;
+      this.finish(null);
+    });
     this.child.stdin!.on('error', () => this.finish(null));
     this.child.stdout!.on('data', (chunk: Buffer) => this.data(chunk));
     this.idle();
@@ -107,11 +123,14 @@ class Runner {
 
   /** pdftotext's exit status and output for `path`, or null when the shell is gone. */
   run(path: string): Promise<{ status: number; tsv: string } | null> {
-    const next = this.queue.then(() => new Promise<{ status: number; tsv: string } | null>((done) => {
-      this.waiting = done;
-      (this.child.stdout as Socket).ref();
-      this.child.stdin!.write(`${path}\n`);
-    }));
+    const next = this.queue.then(
+      () =>
+        new Promise<{ status: number; tsv: string } | null>((done) => {
+          this.waiting = done;
+          (this.child.stdout as Socket).ref();
+          this.child.stdin!.write(`${path}\n`);
+        }),
+    );
     this.queue = next;
     return next;
   }
@@ -120,7 +139,8 @@ class Runner {
     this.chunks.push(chunk);
     // The marker line comes last, after which the shell waits for the next path: it is the tail of what has arrived.
     let tail = '';
-    for (let i = this.chunks.length - 1; i >= 0 && tail.length < this.marker.length + 16; i--) tail = this.chunks[i].toString('latin1') + tail;
+    for (let i = this.chunks.length - 1; i >= 0 && tail.length < this.marker.length + 16; i--)
+      tail = this.chunks[i].toString('latin1') + tail;
     const end = this.end.exec(tail);
     if (!end) return;
     const all = Buffer.concat(this.chunks);

@@ -5,22 +5,26 @@
 // documents runs ahead of the consumer, so memory stays flat however many documents there are.
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+
+import type { ExclusionKind } from '../../core/lake/format.ts';
+import { type DocumentRows, documentRows } from '../document/rows.ts';
 import { loadRoster } from '../enrich/supervisors.ts';
-import { tsWorker } from '../threads.ts';
-import { documentRows, type DocumentRows } from '../document/rows.ts';
+import { printedDate } from '../parse/printed-date.ts';
 import type { SupervisorRecord } from '../records.ts';
 import type { SourceDocument } from '../sources.ts';
-import type { ExclusionKind } from '../../core/lake/format.ts';
-import { printedDate } from '../parse/printed-date.ts';
+import { tsWorker } from '../threads.ts';
 import { cachedPages } from './cache.ts';
+import { type PageText, splitRunning } from './pages.ts';
 import { popplerVersion } from './pdftotext.ts';
-import { splitRunning, type PageText } from './pages.ts';
 
 /** A document's pages (running header/footer split off, quality judged), or why it could not be read. */
 export type ExtractResult = { rawPages: number; pages: PageText[] } | { error: string };
 
 /** Why a document is left out of the release: the message names the file. */
-export interface Unread { error: string; kind: ExclusionKind }
+export interface Unread {
+  error: string;
+  kind: ExclusionKind;
+}
 
 /** A document's rows, or why it is left out. */
 export type ReadResult = DocumentRows | Unread;
@@ -54,13 +58,19 @@ export async function readOne(source: SourceDocument, cacheDir: string | null): 
   const r = await extractOne(source.path, source.sha256, cacheDir);
   if ('error' in r) return { kind: 'unreadable-pdf', error: `${source.file}: unreadable PDF (${r.error})` };
   if (source.declaredPages !== null && source.declaredPages !== r.rawPages) {
-    return { kind: 'page-count-mismatch', error: `${source.file}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}` };
+    return {
+      kind: 'page-count-mismatch',
+      error: `${source.file}: ${r.rawPages} pages read, MANIFEST.tsv declares ${source.declaredPages}`,
+    };
   }
   const printed = printedDate(r.pages);
   if (printed && printed !== source.meetingDate) {
-    return { kind: 'date-mismatch', error: `${source.file}: its cover prints the meeting of ${printed}, its manifest row says ${source.meetingDate}` };
+    return {
+      kind: 'date-mismatch',
+      error: `${source.file}: its cover prints the meeting of ${printed}, its manifest row says ${source.meetingDate}`,
+    };
   }
-  return documentRows(source, r.pages, roster ??= loadRoster());
+  return documentRows(source, r.pages, (roster ??= loadRoster()));
 }
 
 /**
@@ -69,7 +79,9 @@ export async function readOne(source: SourceDocument, cacheDir: string | null): 
  */
 export function defaultWorkers(): number {
   const env = Number(process.env.EXTRACT_WORKERS);
-  return Number.isInteger(env) && env >= 1 ? env : Math.min(8, availableParallelism() + (popplerVersion() !== 'none' ? 1 : 0));
+  return Number.isInteger(env) && env >= 1
+    ? env
+    : Math.min(8, availableParallelism() + (popplerVersion() !== 'none' ? 1 : 0));
 }
 
 export async function* readDocuments(jobs: SourceDocument[], opts: PoolOptions): AsyncGenerator<ReadResult> {
@@ -79,16 +91,22 @@ export async function* readDocuments(jobs: SourceDocument[], opts: PoolOptions):
     return;
   }
   // A result per document from dispatch until consumed; a failed thread fails every one not yet settled.
-  const results = new Map<number, { promise: Promise<ReadResult>; resolve: (r: ReadResult) => void; reject: (e: Error) => void }>();
+  const results = new Map<
+    number,
+    { promise: Promise<ReadResult>; resolve: (r: ReadResult) => void; reject: (e: Error) => void }
+  >();
   let failure: Error | null = null;
   const resultOf = (index: number) => {
     let r = results.get(index);
     if (!r) {
       let resolve!: (r: ReadResult) => void;
       let reject!: (e: Error) => void;
-      const promise = new Promise<ReadResult>((yes, no) => { resolve = yes; reject = no; });
+      const promise = new Promise<ReadResult>((yes, no) => {
+        resolve = yes;
+        reject = no;
+      });
       promise.catch(() => {}); // rejected before it is awaited is not unhandled: the consumer sees it in order
-      results.set(index, r = { promise, resolve, reject });
+      results.set(index, (r = { promise, resolve, reject }));
       if (failure) reject(failure);
     }
     return r;
@@ -120,7 +138,8 @@ export async function* readDocuments(jobs: SourceDocument[], opts: PoolOptions):
     worker.on('error', fail);
     worker.on('exit', (code) => {
       const index = busy.get(worker);
-      if (index !== undefined) fail(new Error(`extract worker ${k} exited with code ${code} while reading ${jobs[index].path}`));
+      if (index !== undefined)
+        fail(new Error(`extract worker ${k} exited with code ${code} while reading ${jobs[index].path}`));
     });
     idle.push(worker);
     return worker;

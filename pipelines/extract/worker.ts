@@ -1,5 +1,6 @@
 // One reading thread (see pool.ts): answers each document request with its rows or its error.
 import { parentPort } from 'node:worker_threads';
+
 import { readOne, type WorkerReply, type WorkerRequest } from './pool.ts';
 
 parentPort!.on('message', async (m: WorkerRequest) => {

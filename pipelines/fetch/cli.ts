@@ -1,6 +1,6 @@
 // `make fetch [SINCE=YYYY-MM-DD] [DEST=dir] [PLAN=1]`: fetch new and changed documents into a corpus folder, write
 // DEST/fetch-report.json, print the report's table; exit 1 if any source or document failed (keeping what was fetched).
-import { ConfigError, USAGE, configFrom } from './config.ts';
+import { ConfigError, configFrom, USAGE } from './config.ts';
 import { runFetch } from './fetcher.ts';
 import { createReporter } from './progress.ts';
 import { formatReport } from './report.ts';

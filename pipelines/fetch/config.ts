@@ -1,6 +1,7 @@
 // Fetch configuration: defaults, overridable by environment variables and CLI flags, so a mirror can stand in for a source.
 import { parseArgs } from 'node:util';
-import { LIMITS, type HttpOptions } from './http.ts';
+
+import { type HttpOptions, LIMITS } from './http.ts';
 
 /**
  * How meetings are found, in the order their links are preferred when two list the same meeting: the archive's

@@ -3,23 +3,24 @@
 // renamed into place and recorded. Failures are collected, never fatal to the others; the report says them all.
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { removeStaleTemps, tempPath, writeFileAtomic } from './atomic.ts';
 import { CANONICAL, type FetchConfig, type SourceName } from './config.ts';
 import { HttpClient, HttpError } from './http.ts';
 import { acquireLock } from './lock.ts';
-import { readManifest, writeManifest, type Manifest } from './manifest.ts';
+import { type Manifest, readManifest, writeManifest } from './manifest.ts';
 import { mergeMeetingItems, readMeetingItems, writeMeetingItems } from './meeting-items.ts';
-import { ContentError, checkPdf } from './pdf-check.ts';
-import { silentReporter, type Reporter } from './progress.ts';
+import { checkPdf, ContentError } from './pdf-check.ts';
+import { type Reporter, silentReporter } from './progress.ts';
 import { buildReport, type DocumentResult, type FetchReport } from './report.ts';
-import { Robots, hostGuard } from './robots.ts';
+import { hostGuard, Robots } from './robots.ts';
 import {
   bagName,
-  publicUrl,
   type Candidate,
   type Discovery,
   type Kind,
   type ListedMeeting,
+  publicUrl,
   type SourceContext,
 } from './source.ts';
 import { archiveUrl, discoverArchive } from './sources/archive.ts';
@@ -27,7 +28,7 @@ import { weekdays } from './sources/guess.ts';
 import { discoverLegistar } from './sources/legistar.ts';
 import { mediaUrls } from './sources/media.ts';
 import { sfbosUrls } from './sources/sfbos.ts';
-import { loadState, saveState, type FetchState, type StateEntry } from './state.ts';
+import { type FetchState, loadState, saveState, type StateEntry } from './state.ts';
 
 export type { DocumentResult, FetchReport } from './report.ts';
 

@@ -2,6 +2,7 @@
 // Rows already there are kept (with any extra columns); fetched rows replace the row for the same file.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { writeFileAtomic } from './atomic.ts';
 
 export const COLUMNS = [

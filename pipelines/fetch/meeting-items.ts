@@ -3,6 +3,7 @@
 // a second witness to the minutes' roll calls. Rows of a meeting read again replace that meeting's rows.
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { readCsv } from '../exports/tables.ts';
 import { writeFileAtomic } from './atomic.ts';
 import type { MeetingItem } from './source.ts';

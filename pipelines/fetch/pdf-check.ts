@@ -1,5 +1,6 @@
 // Content check: a PDF is a PDF — the `%PDF-` magic near the start, and pdf.js opens it; the page count comes with it.
 import { readFile } from 'node:fs/promises';
+
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 export class ContentError extends Error {}

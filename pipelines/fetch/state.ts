@@ -3,6 +3,7 @@
 // so a run killed at any point resumes without downloading again what it already has.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { writeFileAtomic } from './atomic.ts';
 
 export interface StateEntry {

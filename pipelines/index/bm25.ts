@@ -6,9 +6,11 @@
 // tables lets the server read a few documents' text for snippets without decoding whole Parquet row groups.
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+
 import type { DuckDBConnection } from '@duckdb/node-api';
+
 import { encodeText } from '../../core/lake/codecs/text-store.ts';
-import { indexTable, textStoreFile, type Collection } from '../../core/lake/format.ts';
+import { type Collection, indexTable, textStoreFile } from '../../core/lake/format.ts';
 import { ANALYSIS, indexTerms, isStopTerm, isStopTermSql } from '../../core/text/analysis.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
 import { copyOut, loadNdjson } from '../store/tables.ts';
@@ -21,13 +23,27 @@ import { writePostingsStore } from './postings-store.ts';
  */
 export const PART_POSTINGS = 524288;
 
-export interface IndexDoc { doc_id: string; year: number; kind: string; text: string }
+export interface IndexDoc {
+  doc_id: string;
+  year: number;
+  kind: string;
+  text: string;
+}
 
 /** A document analysed for the index: its source row as JSON lacking only `text_offset`, and its raw-deflated text. */
-export interface AnalysedDoc { head: string; text: Uint8Array }
+export interface AnalysedDoc {
+  head: string;
+  text: Uint8Array;
+}
 
 const SOURCE_COLUMNS = {
-  doc_id: 'VARCHAR', year: 'INTEGER', kind: 'VARCHAR', doclen: 'INTEGER', postings: 'STRUCT(t VARCHAR, p INTEGER[])[]', text_offset: 'BIGINT', text_bytes: 'INTEGER',
+  doc_id: 'VARCHAR',
+  year: 'INTEGER',
+  kind: 'VARCHAR',
+  doclen: 'INTEGER',
+  postings: 'STRUCT(t VARCHAR, p INTEGER[])[]',
+  text_offset: 'BIGINT',
+  text_bytes: 'INTEGER',
 };
 
 /**
@@ -45,7 +61,14 @@ export function analyse(d: IndexDoc): AnalysedDoc {
     if (!isStopTerm(term)) doclen++;
   });
   const postings = [...positions].map(([t, p]) => ({ t, p }));
-  const row = JSON.stringify({ doc_id: d.doc_id, year: d.year, kind: d.kind, doclen, postings, text_bytes: text.length });
+  const row = JSON.stringify({
+    doc_id: d.doc_id,
+    year: d.year,
+    kind: d.kind,
+    doclen,
+    postings,
+    text_bytes: text.length,
+  });
   return { head: row.slice(0, -1), text };
 }
 
@@ -55,10 +78,18 @@ export function analyse(d: IndexDoc): AnalysedDoc {
  * `<scratch>/<name>_text.scratch` at `text_offset`.
  */
 export class IndexSource {
-  private constructor(readonly name: Collection, private readonly rows: AppendFile, private readonly text: AppendFile) {}
+  private constructor(
+    readonly name: Collection,
+    private readonly rows: AppendFile,
+    private readonly text: AppendFile,
+  ) {}
 
   static async create(scratch: string, name: Collection): Promise<IndexSource> {
-    return new IndexSource(name, await AppendFile.create(join(scratch, `${name}_source.ndjson`)), await AppendFile.create(join(scratch, `${name}_text.scratch`)));
+    return new IndexSource(
+      name,
+      await AppendFile.create(join(scratch, `${name}_source.ndjson`)),
+      await AppendFile.create(join(scratch, `${name}_text.scratch`)),
+    );
   }
 
   async add(d: AnalysedDoc): Promise<void> {
@@ -71,8 +102,12 @@ export class IndexSource {
     return closeAll([this.rows, this.text]);
   }
 
-  get rowsPath(): string { return this.rows.path; }
-  get textPath(): string { return this.text.path; }
+  get rowsPath(): string {
+    return this.rows.path;
+  }
+  get textPath(): string {
+    return this.text.path;
+  }
 }
 
 /**
@@ -80,14 +115,26 @@ export class IndexSource {
  * doc_id order), `_stats`, `<name>_text.bin` (each document's text, raw-deflated, in doc_id order, at `text_offset` /
  * `text_bytes` in `_docs`) and `<name>_postings_store.bin` (postings-store.ts) from a closed IndexSource.
  */
-export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: string, partPostings = PART_POSTINGS): Promise<void> {
+export async function writeBm25(
+  db: DuckDBConnection,
+  source: IndexSource,
+  dir: string,
+  partPostings = PART_POSTINGS,
+): Promise<void> {
   const name = source.name;
-  const [postingsTable, termsTable, docsTable, statsTable] = (['postings', 'terms', 'docs', 'stats'] as const).map((t) => indexTable(name, t));
+  const [postingsTable, termsTable, docsTable, statsTable] = (['postings', 'terms', 'docs', 'stats'] as const).map(
+    (t) => indexTable(name, t),
+  );
   const table = `${name}_source`;
   await loadNdjson(db, table, SOURCE_COLUMNS, source.rowsPath);
   // Texts arrived in stream order (`text_offset` in the scratch store); the release keeps them in doc_id order.
   const docOrder = 'ORDER BY doc_id, text_offset';
-  await writeTextStore(db, `SELECT text_offset, text_bytes FROM ${table} ${docOrder}`, source.textPath, join(dir, textStoreFile(name)));
+  await writeTextStore(
+    db,
+    `SELECT text_offset, text_bytes FROM ${table} ${docOrder}`,
+    source.textPath,
+    join(dir, textStoreFile(name)),
+  );
 
   const { k1, b } = ANALYSIS.bm25;
   await db.run(`
@@ -112,13 +159,25 @@ export async function writeBm25(db: DuckDBConnection, source: IndexSource, dir: 
     SELECT p.term, p.doc_id, p.year, p.kind, p.tf, d.doclen,
            (t.idf * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * d.doclen / s.avgdl)))::DOUBLE AS impact, p.positions, t.part
     FROM ${name}_tf p JOIN ${termsTable} t USING (term) JOIN ${docsTable} d USING (doc_id), ${statsTable} s`;
-  await copyOut(db, postings, `${dir}/${postingsTable}`, { orderBy: 'term, doc_id', partitionBy: 'part', rowGroupSize: 16384 });
+  await copyOut(db, postings, `${dir}/${postingsTable}`, {
+    orderBy: 'term, doc_id',
+    partitionBy: 'part',
+    rowGroupSize: 16384,
+  });
   await copyOut(db, `SELECT * FROM ${termsTable}`, `${dir}/${termsTable}`, { orderBy: 'term' });
   await copyOut(db, `SELECT * FROM ${docsTable}`, `${dir}/${docsTable}`, { orderBy: 'doc_id' });
   await copyOut(db, `SELECT * FROM ${statsTable}`, `${dir}/${statsTable}`, { orderBy: 'num_docs' });
-  const parts = (await db.runAndReadAll(`SELECT DISTINCT part FROM ${termsTable} ORDER BY part`)).getRowsJS().map((r) => Number(r[0]));
-  await writePostingsStore(db, name, dir, dirname(source.rowsPath), { docs: docsTable, postings: postingsTable, parts });
-  await db.run(`DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`);
+  const parts = (await db.runAndReadAll(`SELECT DISTINCT part FROM ${termsTable} ORDER BY part`))
+    .getRowsJS()
+    .map((r) => Number(r[0]));
+  await writePostingsStore(db, name, dir, dirname(source.rowsPath), {
+    docs: docsTable,
+    postings: postingsTable,
+    parts,
+  });
+  await db.run(
+    `DROP TABLE ${name}_tf; DROP TABLE ${table}; DROP TABLE ${termsTable}; DROP TABLE ${docsTable}; DROP TABLE ${statsTable};`,
+  );
 }
 
 /** Copies the scratch store's texts to `target` in the query's order (rows of offset, bytes); adjacent ones in one read. */
@@ -140,7 +199,10 @@ async function writeTextStore(db: DuckDBConnection, query: string, scratch: stri
     for await (const rows of (await db.stream(query)).yieldRows()) {
       for (const [offset, bytes] of rows) {
         const at = Number(offset);
-        if (at !== end) { await copy(start, end); start = at; }
+        if (at !== end) {
+          await copy(start, end);
+          start = at;
+        }
         end = at + Number(bytes);
       }
     }

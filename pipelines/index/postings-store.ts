@@ -7,9 +7,24 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
+
 import type { DuckDBConnection, DuckDBListVector } from '@duckdb/node-api';
-import { encodeDocTable, encodeFooter, encodeTermPostings, f64Bytes, positionsEntryRoom, u32Bytes, writePositionsEntry } from '../../core/lake/codecs/postings-store.ts';
-import { POSTINGS_STORE_SECTIONS, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
+
+import {
+  encodeDocTable,
+  encodeFooter,
+  encodeTermPostings,
+  f64Bytes,
+  positionsEntryRoom,
+  u32Bytes,
+  writePositionsEntry,
+} from '../../core/lake/codecs/postings-store.ts';
+import {
+  type Collection,
+  POSTINGS_STORE_SECTIONS,
+  postingsStoreFile,
+  type PostingsStoreFooter,
+} from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { AppendFile, closeAll } from '../store/scratch.ts';
 
@@ -20,7 +35,13 @@ const POSITIONS_PIECE = 1 << 20;
  * Writes `<dir>/<name>_postings_store.bin` from the collection's docs table (`docs`: doc_no, doc_id, year, kind) and
  * its postings part files under `<dir>/<postings>/` (`parts`: their part numbers, in term order).
  */
-export async function writePostingsStore(db: DuckDBConnection, name: Collection, dir: string, scratch: string, tables: { docs: string; postings: string; parts: number[] }): Promise<void> {
+export async function writePostingsStore(
+  db: DuckDBConnection,
+  name: Collection,
+  dir: string,
+  scratch: string,
+  tables: { docs: string; postings: string; parts: number[] },
+): Promise<void> {
   if (endianness() !== 'LE') throw new Error('the postings store is little-endian; this machine is not');
   const target = join(dir, postingsStoreFile(name));
   const out = await AppendFile.create(target);
@@ -101,9 +122,12 @@ export async function writePostingsStore(db: DuckDBConnection, name: Collection,
     await section('termBytes', () => copyInto(out, termsPath));
     await section('termDf', () => out.append(u32Bytes(termDf)));
     await section('termPositions', () => out.append(f64Bytes(termPositions)));
-    const rows = (await db.runAndReadAll(`SELECT doc_id, year, kind FROM ${tables.docs} ORDER BY doc_no`)).getRowsJS() as [string, number, string][];
+    const rows = (
+      await db.runAndReadAll(`SELECT doc_id, year, kind FROM ${tables.docs} ORDER BY doc_no`)
+    ).getRowsJS() as [string, number, string][];
     const docs = encodeDocTable(rows.map(([id, year, kind]) => ({ id, year, kind })));
-    for (const key of ['docIdEnds', 'docIdBytes', 'docYear', 'docKind'] as const) await section(key, () => out.append(docs.sections[key]));
+    for (const key of ['docIdEnds', 'docIdBytes', 'docYear', 'docKind'] as const)
+      await section(key, () => out.append(docs.sections[key]));
     await out.append(encodeFooter({ docs: rows.length, terms: termDf.length, postings, kinds: docs.kinds, sections }));
   } finally {
     await closeAll([out, positions, termBytes]);

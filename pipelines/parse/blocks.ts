@@ -4,7 +4,11 @@
 // further left than its body (a heading), or at a "called together" note that introduces the next items.
 import type { PageText } from '../extract/pages.ts';
 
-export interface Line { page: number; indent: number; text: string }
+export interface Line {
+  page: number;
+  indent: number;
+  text: string;
+}
 
 export const ITEM_START = /^(?:(\d{1,3})\.\s+)?(\d{6})\s+\[/;
 
@@ -30,7 +34,14 @@ export function isHeading(text: string): boolean {
 const CALLED_TOGETHER = /^(President|Chair|Vice President)\b.*\brequested File Nos?\./;
 
 export type Segment =
-  | { kind: 'item'; fileNumber: string; agendaNumber: number | null; lines: Line[]; section: string | null; index: number }
+  | {
+      kind: 'item';
+      fileNumber: string;
+      agendaNumber: number | null;
+      lines: Line[];
+      section: string | null;
+      index: number;
+    }
   | { kind: 'loose'; lines: Line[]; section: string | null; index: number };
 
 export function segment(lines: Line[]): Segment[] {
@@ -41,7 +52,7 @@ export function segment(lines: Line[]): Segment[] {
     if (loose.length > 0) out.push({ kind: 'loose', lines: loose, section, index: out.length });
     loose = [];
   };
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const start = ITEM_START.exec(lines[i].text);
     if (!start) {
       if (isHeading(lines[i].text) && (loose.length === 0 || lines[i].indent <= loose[0].indent)) {
@@ -63,7 +74,14 @@ export function segment(lines: Line[]): Segment[] {
       if (ITEM_START.test(l.text) || l.indent < body - 1 || CALLED_TOGETHER.test(l.text)) break;
       block.push(l);
     }
-    out.push({ kind: 'item', fileNumber: start[2], agendaNumber: start[1] ? Number(start[1]) : null, lines: block, section, index: out.length });
+    out.push({
+      kind: 'item',
+      fileNumber: start[2],
+      agendaNumber: start[1] ? Number(start[1]) : null,
+      lines: block,
+      section,
+      index: out.length,
+    });
     i = j;
   }
   flush();
@@ -73,9 +91,11 @@ export function segment(lines: Line[]): Segment[] {
 // ---- paragraph helpers shared by the item, roll-call and comment parsers ----------------------------------------
 
 /** Action words the Clerk prints in capitals at the start of an action line. */
-export const ACTION_START = /^(?:NOT\s+)?(?:FINALLY|PASSED|ADOPTED|APPROVED|AMENDED|CONTINUED|RE-REFERRED|REFERRED|TABLED|HEARD|FILED|REJECTED|FAILED|PREVIOUS VOTE|RESCINDED|SUBMITTED|DUPLICATED|RECEIVED|ASSIGNED|REACTIVATED|SEVERED|WITHDRAWN|REPEALED|AN AMENDMENT)\b/;
+export const ACTION_START =
+  /^(?:NOT\s+)?(?:FINALLY|PASSED|ADOPTED|APPROVED|AMENDED|CONTINUED|RE-REFERRED|REFERRED|TABLED|HEARD|FILED|REJECTED|FAILED|PREVIOUS VOTE|RESCINDED|SUBMITTED|DUPLICATED|RECEIVED|ASSIGNED|REACTIVATED|SEVERED|WITHDRAWN|REPEALED|AN AMENDMENT)\b/;
 export const DATED_STATUS = /^\d{1,2}\/\d{1,2}\/\d{2,4};\s/;
-export const ENACTMENT = /^(?:Motion No\.|Resolution No\.|Ordinance No\.|Enacted Number:|Enactment Number:|File No\.)\s*[A-Z]?\d[\w-]*\s*$/;
+export const ENACTMENT =
+  /^(?:Motion No\.|Resolution No\.|Ordinance No\.|Enacted Number:|Enactment Number:|File No\.)\s*[A-Z]?\d[\w-]*\s*$/;
 
 /** Whether a line closes its sentence (a period after an abbreviation such as `Inc.` or `No.` does not). */
 export function endsSentence(text: string): boolean {

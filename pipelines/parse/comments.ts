@@ -2,7 +2,11 @@
 // in the general PUBLIC COMMENT section and in hearings inside items.
 import { endsSentence, isHeading, type Line } from './blocks.ts';
 
-export interface Speaker { speaker: string; statement: string; page: number }
+export interface Speaker {
+  speaker: string;
+  statement: string;
+  page: number;
+}
 export interface SpeakerLines {
   speakers: Speaker[];
   /** Paragraphs of a general public-comment section that do not read as `Name; summary`: reported, never dropped. */
@@ -28,7 +32,8 @@ export function findSpeakers(lines: Line[], general = false): SpeakerLines {
   let stray: SpeakerLines['unparsed'][number] | null = null;
   for (let i = 0; i < lines.length; i++) {
     const m = SPEAKER.exec(lines[i].text);
-    const paragraphStart = i === 0 || endsSentence(lines[i - 1].text) || current !== null || lines[i - 1].indent < lines[i].indent - 1;
+    const paragraphStart =
+      i === 0 || endsSentence(lines[i - 1].text) || current !== null || lines[i - 1].indent < lines[i].indent - 1;
     if (m && paragraphStart && !/^(?:Sponsors?|Ordinance|Resolution|Motion|Hearing)\b/.test(m[1])) {
       current = { speaker: m[1].trim(), statement: m[2].trim(), page: lines[i].page };
       speakers.push(current);
@@ -38,7 +43,8 @@ export function findSpeakers(lines: Line[], general = false): SpeakerLines {
     } else {
       current = null;
       if (!general || isHeading(lines[i].text)) stray = null;
-      else if (stray && !endsSentence(stray.text)) stray.text += ' ' + lines[i].text; // the rest of an unparsed paragraph
+      else if (stray && !endsSentence(stray.text))
+        stray.text += ' ' + lines[i].text; // the rest of an unparsed paragraph
       else unparsed.push((stray = { text: lines[i].text, page: lines[i].page }));
     }
   }

@@ -1,20 +1,30 @@
 // One document's pages → items, roll calls, recorded positions, public comments and the problems met on the way.
 import type { DocumentKind } from '../../core/lake/format.ts';
 import { commentId, itemId, positionId, rollCallId, supervisorId } from '../../core/lake/ids.ts';
-import type { PageText } from '../extract/pages.ts';
-import type {
-  CommentRecord, ItemRecord, ParsedDocument, PositionRecord, Problem, RollCallRecord, SupervisorRecord,
-} from '../records.ts';
 import { classifyAction, printedResult } from '../enrich/actions.ts';
 import { extractEntities } from '../enrich/entities.ts';
 import { resolveName } from '../enrich/supervisors.ts';
-import { flatten, isHeading, segment, type Segment } from './blocks.ts';
+import type { PageText } from '../extract/pages.ts';
+import type {
+  CommentRecord,
+  ItemRecord,
+  ParsedDocument,
+  PositionRecord,
+  Problem,
+  RollCallRecord,
+  SupervisorRecord,
+} from '../records.ts';
+import { flatten, isHeading, type Segment, segment } from './blocks.ts';
 import { findSpeakers } from './comments.ts';
 import { parseItemFields } from './item.ts';
 import { meetingRoster } from './meeting.ts';
 import { findVotes, type Vote } from './rollcalls.ts';
 
-export interface DocumentInfo { id: string; meetingDate: string; kind: DocumentKind }
+export interface DocumentInfo {
+  id: string;
+  meetingDate: string;
+  kind: DocumentKind;
+}
 
 const FILE_REF = /\bFile No\.\s*(\d{6})\b/;
 
@@ -38,17 +48,35 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     const { extracted, unitMentions } = extractEntities(f.title, f.longTitle);
     const item: ItemRecord = {
       id: itemId(doc.id, seg.fileNumber, n),
-      documentId: doc.id, meetingDate: doc.meetingDate, year, kind: doc.kind,
-      fileNumber: seg.fileNumber, title: f.title, sponsors: f.sponsors, longTitle: f.longTitle, matter: f.matter,
-      itemType: f.itemType, section: seg.section,
-      startPage: seg.lines[0].page, endPage: seg.lines[seg.lines.length - 1].page,
+      documentId: doc.id,
+      meetingDate: doc.meetingDate,
+      year,
+      kind: doc.kind,
+      fileNumber: seg.fileNumber,
+      title: f.title,
+      sponsors: f.sponsors,
+      longTitle: f.longTitle,
+      matter: f.matter,
+      itemType: f.itemType,
+      section: seg.section,
+      startPage: seg.lines[0].page,
+      endPage: seg.lines[seg.lines.length - 1].page,
       text: seg.lines.map((l) => l.text).join('\n'),
-      enactmentNumbers: f.enactmentNumbers, statusLines: f.statusLines, extracted, unitMentions,
+      enactmentNumbers: f.enactmentNumbers,
+      statusLines: f.statusLines,
+      extracted,
+      unitMentions,
     };
     items.push(item);
     itemAt.set(seg.index, item);
     votesOf.set(item, []);
-    if (f.longTitle === '') problems.push({ documentId: doc.id, page: item.startPage, kind: 'unparsed-block', detail: `${item.fileNumber}: no long title found` });
+    if (f.longTitle === '')
+      problems.push({
+        documentId: doc.id,
+        page: item.startPage,
+        kind: 'unparsed-block',
+        detail: `${item.fileNumber}: no long title found`,
+      });
 
     for (const vote of findVotes(seg.lines)) {
       if (!vote.shared) {
@@ -69,8 +97,15 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     for (const vote of findVotes(seg.lines)) {
       const ref = FILE_REF.exec(vote.rawAction)?.[1];
       const target = ref ? nearestItem(items, itemAt, segments, seg.index, ref) : null;
-      if (target) votesOf.get(target)!.push({ vote, order: seg.index * 1000 + vote.at, shared: false, action: vote.action });
-      else problems.push({ documentId: doc.id, page: vote.page, kind: 'unparsed-block', detail: `roll call outside any legislative file, not recorded as a roll call: ${vote.action}` });
+      if (target)
+        votesOf.get(target)!.push({ vote, order: seg.index * 1000 + vote.at, shared: false, action: vote.action });
+      else
+        problems.push({
+          documentId: doc.id,
+          page: vote.page,
+          kind: 'unparsed-block',
+          detail: `roll call outside any legislative file, not recorded as a roll call: ${vote.action}`,
+        });
     }
   }
 
@@ -82,17 +117,43 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
     const calls = list.map(({ vote, shared, action }, k) => {
       const { actionType, isFinal, rule } = classifyAction(action, item.itemType);
       const rc: RollCallRecord = {
-        id: rollCallId(item.id, k + 1), itemId: item.id, documentId: doc.id, meetingDate: doc.meetingDate, year,
-        fileNumber: item.fileNumber, sequence: k + 1, action, actionType,
+        id: rollCallId(item.id, k + 1),
+        itemId: item.id,
+        documentId: doc.id,
+        meetingDate: doc.meetingDate,
+        year,
+        fileNumber: item.fileNumber,
+        sequence: k + 1,
+        action,
+        actionType,
         // A shared vote's own text is the block's `The foregoing items were acted upon`: the item's action line says.
-        result: printedResult(shared ? action : vote.rawAction), isFinal, rescindedBy: null, page: vote.page,
-        ayes: vote.ayes, noes: vote.noes, absent: vote.absent, excused: vote.excused,
-        declaredCounts: vote.declaredCounts, countMismatch: vote.countMismatch, sharedVote: shared,
+        result: printedResult(shared ? action : vote.rawAction),
+        isFinal,
+        rescindedBy: null,
+        page: vote.page,
+        ayes: vote.ayes,
+        noes: vote.noes,
+        absent: vote.absent,
+        excused: vote.excused,
+        declaredCounts: vote.declaredCounts,
+        countMismatch: vote.countMismatch,
+        sharedVote: shared,
       };
-      if (!rule) problems.push({ documentId: doc.id, page: vote.page, kind: 'unclassified-action', detail: `${rc.id}: ${action}` });
+      if (!rule)
+        problems.push({
+          documentId: doc.id,
+          page: vote.page,
+          kind: 'unclassified-action',
+          detail: `${rc.id}: ${action}`,
+        });
       if (vote.countMismatch && !reported.has(vote)) {
         reported.add(vote);
-        problems.push({ documentId: doc.id, page: vote.page, kind: 'count-mismatch', detail: `${rc.id}${shared ? ' (shared vote)' : ''}: declared ${JSON.stringify(vote.declaredCounts)}, names ${[vote.ayes, vote.noes, vote.absent, vote.excused].map((a) => a.length).join('/')}` });
+        problems.push({
+          documentId: doc.id,
+          page: vote.page,
+          kind: 'count-mismatch',
+          detail: `${rc.id}${shared ? ' (shared vote)' : ''}: declared ${JSON.stringify(vote.declaredCounts)}, names ${[vote.ayes, vote.noes, vote.absent, vote.excused].map((a) => a.length).join('/')}`,
+        });
       }
       return rc;
     });
@@ -102,13 +163,29 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
       for (const position of ['ayes', 'noes', 'absent', 'excused'] as const) {
         for (const name of rc[position]) {
           const r = resolveName(name, doc.meetingDate, roster, members);
-          if (r.status !== 'resolved') problems.push({ documentId: doc.id, page: rc.page, kind: r.status === 'ambiguous' ? 'ambiguous-name' : 'unresolved-name', detail: `${rc.id}: '${name}'${r.candidates.length ? ` (${r.candidates.map((c) => c.id).join(', ')})` : ''}` });
+          if (r.status !== 'resolved')
+            problems.push({
+              documentId: doc.id,
+              page: rc.page,
+              kind: r.status === 'ambiguous' ? 'ambiguous-name' : 'unresolved-name',
+              detail: `${rc.id}: '${name}'${r.candidates.length ? ` (${r.candidates.map((c) => c.id).join(', ')})` : ''}`,
+            });
           positions.push({
-            id: positionId(rc.id, r.id ?? supervisorId(name)), rollCallId: rc.id, itemId: item.id, documentId: doc.id,
-            meetingDate: doc.meetingDate, year, fileNumber: item.fileNumber, page: rc.page,
-            supervisorId: r.id, nameAsRecorded: name,
+            id: positionId(rc.id, r.id ?? supervisorId(name)),
+            rollCallId: rc.id,
+            itemId: item.id,
+            documentId: doc.id,
+            meetingDate: doc.meetingDate,
+            year,
+            fileNumber: item.fileNumber,
+            page: rc.page,
+            supervisorId: r.id,
+            nameAsRecorded: name,
             position: position === 'ayes' ? 'aye' : position === 'noes' ? 'no' : position,
-            action: rc.action, actionType: rc.actionType, isFinal: rc.isFinal, rescindedBy: rc.rescindedBy,
+            action: rc.action,
+            actionType: rc.actionType,
+            isFinal: rc.isFinal,
+            rescindedBy: rc.rescindedBy,
           });
         }
       }
@@ -138,7 +215,12 @@ export function markRescinded(calls: RollCallRecord[]): void {
 }
 
 /** Items of the consent / for-adoption run that ends at segment `end`: back to the last all-caps heading, skipping none that voted alone. */
-function sharedRun(segments: Segment[], end: number, itemAt: Map<number, ItemRecord>, votesOf: Map<ItemRecord, unknown[]>) {
+function sharedRun(
+  segments: Segment[],
+  end: number,
+  itemAt: Map<number, ItemRecord>,
+  votesOf: Map<ItemRecord, unknown[]>,
+) {
   const run: { item: ItemRecord; segIndex: number }[] = [];
   for (let k = end; k >= 0; k--) {
     const seg = segments[k];
@@ -154,7 +236,13 @@ function sharedRun(segments: Segment[], end: number, itemAt: Map<number, ItemRec
 }
 
 /** The item of file `fileNumber` nearest to segment `from` (a block-level motion usually precedes its item). */
-function nearestItem(items: ItemRecord[], itemAt: Map<number, ItemRecord>, segments: Segment[], from: number, fileNumber: string): ItemRecord | null {
+function nearestItem(
+  items: ItemRecord[],
+  itemAt: Map<number, ItemRecord>,
+  segments: Segment[],
+  from: number,
+  fileNumber: string,
+): ItemRecord | null {
   let best: ItemRecord | null = null;
   let distance = Infinity;
   for (const seg of segments) {
@@ -168,19 +256,38 @@ function nearestItem(items: ItemRecord[], itemAt: Map<number, ItemRecord>, segme
 }
 
 /** Speakers in order; a paragraph of the general public comment that names no speaker is an `unparsed-speaker` problem. */
-function parseComments(doc: DocumentInfo, year: number, segments: Segment[], itemAt: Map<number, ItemRecord>, problems: Problem[]): CommentRecord[] {
+function parseComments(
+  doc: DocumentInfo,
+  year: number,
+  segments: Segment[],
+  itemAt: Map<number, ItemRecord>,
+  problems: Problem[],
+): CommentRecord[] {
   const out: CommentRecord[] = [];
   for (const seg of segments) {
     const general = seg.kind === 'loose' && /PUBLIC COMMENT/.test(seg.section ?? '');
     if (seg.kind === 'loose' && !general) continue;
     const fileNumber = seg.kind === 'item' ? itemAt.get(seg.index)!.fileNumber : null;
     const { speakers, unparsed } = findSpeakers(seg.lines, general);
-    for (const u of unparsed) problems.push({ documentId: doc.id, page: u.page, kind: 'unparsed-speaker', detail: `public comment not read as 'Name; summary', no comment recorded: ${u.text.slice(0, 200)}` });
+    for (const u of unparsed)
+      problems.push({
+        documentId: doc.id,
+        page: u.page,
+        kind: 'unparsed-speaker',
+        detail: `public comment not read as 'Name; summary', no comment recorded: ${u.text.slice(0, 200)}`,
+      });
     for (const s of speakers) {
       const sequence = out.length + 1;
       out.push({
-        id: commentId(doc.id, sequence), documentId: doc.id, meetingDate: doc.meetingDate, year,
-        page: s.page, speaker: s.speaker, statement: s.statement, fileNumber, sequence,
+        id: commentId(doc.id, sequence),
+        documentId: doc.id,
+        meetingDate: doc.meetingDate,
+        year,
+        page: s.page,
+        speaker: s.speaker,
+        statement: s.statement,
+        fileNumber,
+        sequence,
       });
     }
   }

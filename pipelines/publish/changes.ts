@@ -6,28 +6,47 @@
 // with both filled in. That keeps the log byte-reproducible and the release content-addressed.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { CHANGE_COLUMNS, SNAPSHOT_ENTITIES as ENTITIES, type ChangeCounts } from '../../core/lake/format.ts';
+
+import { CHANGE_COLUMNS, type ChangeCounts, SNAPSHOT_ENTITIES as ENTITIES } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { copyOut } from '../store/tables.ts';
 
 /** The release the new one is diffed against: its id, creation time and change log (null when it has none). */
-export interface PreviousRelease { id: string; createdAt: string; dir: string }
+export interface PreviousRelease {
+  id: string;
+  createdAt: string;
+  dir: string;
+}
 
 /**
  * Record hash: sha256 of DuckDB's `to_json` of the whole row, columns in table order (as written by the pipeline).
  * Writes `<dir>/changes.parquet` and returns what changed. The entity tables must already be loaded in `db`.
  */
-export async function writeChanges(db: DuckDBConnection, previous: PreviousRelease | null, dir: string): Promise<ChangeCounts> {
-  await db.run(`CREATE OR REPLACE TABLE change_current AS ${ENTITIES.map((e, i) =>
-    `SELECT ${i} AS rank, '${e.name}' AS entity, t."${e.key}"::VARCHAR AS record_id, sha256(to_json(t)::VARCHAR) AS record_hash FROM "${e.table}" t`).join(' UNION ALL ')}`);
+export async function writeChanges(
+  db: DuckDBConnection,
+  previous: PreviousRelease | null,
+  dir: string,
+): Promise<ChangeCounts> {
+  await db.run(
+    `CREATE OR REPLACE TABLE change_current AS ${ENTITIES.map(
+      (e, i) =>
+        `SELECT ${i} AS rank, '${e.name}' AS entity, t."${e.key}"::VARCHAR AS record_id, sha256(to_json(t)::VARCHAR) AS record_hash FROM "${e.table}" t`,
+    ).join(' UNION ALL ')}`,
+  );
 
-  const cols = Object.entries(CHANGE_COLUMNS).map(([k, v]) => `NULL::${v} AS "${k}"`).join(', ');
-  const priorLog = previous && existsSync(join(previous.dir, 'changes.parquet')) ? join(previous.dir, 'changes.parquet') : null;
-  await db.run(priorLog
-    ? `CREATE OR REPLACE TABLE change_prior AS SELECT sequence, entity, record_id, operation, coalesce(release, ${sqlString(previous!.id)}) AS release,
+  const cols = Object.entries(CHANGE_COLUMNS)
+    .map(([k, v]) => `NULL::${v} AS "${k}"`)
+    .join(', ');
+  const priorLog =
+    previous && existsSync(join(previous.dir, 'changes.parquet')) ? join(previous.dir, 'changes.parquet') : null;
+  await db.run(
+    priorLog
+      ? `CREATE OR REPLACE TABLE change_prior AS SELECT sequence, entity, record_id, operation, coalesce(release, ${sqlString(previous!.id)}) AS release,
          coalesce(time, ${sqlString(previous!.createdAt)}::TIMESTAMP) AS time, record_hash FROM read_parquet(${sqlString(priorLog)})`
-    : `CREATE OR REPLACE TABLE change_prior AS SELECT ${cols} WHERE false`);
+      : `CREATE OR REPLACE TABLE change_prior AS SELECT ${cols} WHERE false`,
+  );
 
   // The state the prior log describes: each record's latest change, unless that change deleted it.
   await db.run(`CREATE OR REPLACE TABLE change_new AS
@@ -46,9 +65,13 @@ export async function writeChanges(db: DuckDBConnection, previous: PreviousRelea
       d.entity, d.record_id, d.operation, NULL::VARCHAR AS release, NULL::TIMESTAMP AS time, d.record_hash
     FROM diff d JOIN ranks r USING (entity)`);
 
-  await copyOut(db, `SELECT * FROM change_prior UNION ALL SELECT * FROM change_new`, join(dir, 'changes'), { orderBy: 'sequence' });
-  const [row] = (await db.runAndReadAll(`SELECT
+  await copyOut(db, `SELECT * FROM change_prior UNION ALL SELECT * FROM change_new`, join(dir, 'changes'), {
+    orderBy: 'sequence',
+  });
+  const [row] = (
+    await db.runAndReadAll(`SELECT
       count(*) FILTER (operation = 'insert')::INTEGER AS "insert", count(*) FILTER (operation = 'update')::INTEGER AS "update",
-      count(*) FILTER (operation = 'delete')::INTEGER AS "delete", (SELECT count(*) FROM change_prior)::INTEGER AS carried FROM change_new`)).getRowObjectsJson();
+      count(*) FILTER (operation = 'delete')::INTEGER AS "delete", (SELECT count(*) FROM change_prior)::INTEGER AS carried FROM change_new`)
+  ).getRowObjectsJson();
   return row as unknown as ChangeCounts;
 }

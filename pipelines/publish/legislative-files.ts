@@ -65,8 +65,13 @@ FROM files f LEFT JOIN meetings m USING (file_number) LEFT JOIN titles t USING (
  * batches of file numbers: a file Legistar lists that no document prints has a row with no meetings.
  */
 export async function loadLegislativeFiles(db: DuckDBConnection, rowsPerBatch = ROWS_PER_BATCH): Promise<void> {
-  const [[rows]] = (await db.runAndReadAll(`SELECT ((SELECT count(*) FROM items) + (SELECT count(*) FROM roll_calls) + (SELECT count(*) FROM legistar))::INTEGER`)).getRows();
+  const [[rows]] = (
+    await db.runAndReadAll(
+      `SELECT ((SELECT count(*) FROM items) + (SELECT count(*) FROM roll_calls) + (SELECT count(*) FROM legistar))::INTEGER`,
+    )
+  ).getRows();
   const batches = Math.max(1, Math.ceil(Number(rows) / rowsPerBatch));
   await db.run(`CREATE OR REPLACE TABLE legislative_files AS ${legislativeFilesSql(0, batches)}`);
-  for (let batch = 1; batch < batches; batch++) await db.run(`INSERT INTO legislative_files ${legislativeFilesSql(batch, batches)}`);
+  for (let batch = 1; batch < batches; batch++)
+    await db.run(`INSERT INTO legislative_files ${legislativeFilesSql(batch, batches)}`);
 }

@@ -3,6 +3,7 @@
 // full names, the action history, the exports it came from), the `legislative_files.legistar` column
 // (core/lake/format.ts LEGISTAR_FIELDS). A corpus without exports gets none.
 import type { DuckDBConnection } from '@duckdb/node-api';
+
 import { LEGISTAR_FIELDS } from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import type { Exports } from '../exports/shapes.ts';
@@ -11,14 +12,37 @@ import type { Exports } from '../exports/shapes.ts';
 const date = (column: string) => `try_strptime(nullif(trim(${column}), ''), '%m/%d/%Y')::DATE`;
 const text = (column: string) => `nullif(trim(${column}), '')`;
 /** A comma-separated cell (`Shamann Walton, Rafael Mandelman`) as a list, empty cells none. */
-const list = (column: string) => `list_filter(list_transform(string_split(coalesce(${column}, ''), ','), x -> trim(x)), x -> x <> '')`;
+const list = (column: string) =>
+  `list_filter(list_transform(string_split(coalesce(${column}, ''), ','), x -> trim(x)), x -> x <> '')`;
 
 const LEGISLATION_ROW = {
-  file_number: 'VARCHAR', type: 'VARCHAR', status: 'VARCHAR', name: 'VARCHAR', title: 'VARCHAR', introduced: 'VARCHAR', final_action: 'VARCHAR',
-  enactment_date: 'VARCHAR', enactment_number: 'VARCHAR', sponsors: 'VARCHAR', in_control: 'VARCHAR', related_files: 'VARCHAR', url: 'VARCHAR',
-  source: 'VARCHAR', rank: 'INTEGER',
+  file_number: 'VARCHAR',
+  type: 'VARCHAR',
+  status: 'VARCHAR',
+  name: 'VARCHAR',
+  title: 'VARCHAR',
+  introduced: 'VARCHAR',
+  final_action: 'VARCHAR',
+  enactment_date: 'VARCHAR',
+  enactment_number: 'VARCHAR',
+  sponsors: 'VARCHAR',
+  in_control: 'VARCHAR',
+  related_files: 'VARCHAR',
+  url: 'VARCHAR',
+  source: 'VARCHAR',
+  rank: 'INTEGER',
 };
-const HISTORY_ROW = { file_number: 'VARCHAR', date: 'VARCHAR', ver: 'VARCHAR', action_by: 'VARCHAR', action: 'VARCHAR', result: 'VARCHAR', seq: 'INTEGER', source: 'VARCHAR', rank: 'INTEGER' };
+const HISTORY_ROW = {
+  file_number: 'VARCHAR',
+  date: 'VARCHAR',
+  ver: 'VARCHAR',
+  action_by: 'VARCHAR',
+  action: 'VARCHAR',
+  result: 'VARCHAR',
+  seq: 'INTEGER',
+  source: 'VARCHAR',
+  rank: 'INTEGER',
+};
 
 /** A file's history comes from one export: the first (in corpus order) that has any, so that two exports of it do not double it. */
 const HISTORY = `
@@ -28,18 +52,35 @@ const HISTORY = `
   FROM (SELECT * FROM history_rows QUALIFY rank = min(rank) OVER (PARTITION BY trim(file_number))) GROUP BY ALL`;
 
 /** A temporary table of these rows (export rows are few: a year of the Board's files is a few thousand). */
-async function insert(db: DuckDBConnection, table: string, rows: object[], columns: Record<string, string>): Promise<void> {
-  await db.run(`CREATE OR REPLACE TEMP TABLE ${table} (${Object.entries(columns).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-  const value = (v: unknown) => (v === null || v === undefined ? 'NULL' : typeof v === 'number' ? String(v) : sqlString(String(v)));
+async function insert(
+  db: DuckDBConnection,
+  table: string,
+  rows: object[],
+  columns: Record<string, string>,
+): Promise<void> {
+  await db.run(
+    `CREATE OR REPLACE TEMP TABLE ${table} (${Object.entries(columns)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')})`,
+  );
+  const value = (v: unknown) =>
+    v === null || v === undefined ? 'NULL' : typeof v === 'number' ? String(v) : sqlString(String(v));
   for (let i = 0; i < rows.length; i += 500) {
-    const batch = rows.slice(i, i + 500).map((r) => `(${Object.keys(columns).map((k) => value((r as Record<string, unknown>)[k])).join(', ')})`);
+    const batch = rows.slice(i, i + 500).map(
+      (r) =>
+        `(${Object.keys(columns)
+          .map((k) => value((r as Record<string, unknown>)[k]))
+          .join(', ')})`,
+    );
     await db.run(`INSERT INTO ${table} VALUES ${batch.join(', ')}`);
   }
 }
 
 /** Creates the `legistar` table (file_number, legistar STRUCT) from the corpus's exports; empty without them. */
 export async function loadLegistar(db: DuckDBConnection, exports: Exports): Promise<void> {
-  const struct = `STRUCT(${Object.entries(LEGISTAR_FIELDS).map(([k, v]) => `${k} ${v}`).join(', ')})`;
+  const struct = `STRUCT(${Object.entries(LEGISTAR_FIELDS)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')})`;
   if (exports.legislation.length === 0) {
     await db.run(`CREATE OR REPLACE TABLE legistar (file_number VARCHAR, legistar ${struct})`);
     return;

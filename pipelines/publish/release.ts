@@ -4,7 +4,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { CHECKSUMS_FILE, currentLink, releaseDir, releasesDir, sha256sums, type ManifestFile } from '../../core/lake/format.ts';
+
+import {
+  CHECKSUMS_FILE,
+  currentLink,
+  type ManifestFile,
+  releaseDir,
+  releasesDir,
+  sha256sums,
+} from '../../core/lake/format.ts';
 import { processAlive } from '../lock.ts';
 
 export async function listFiles(dir: string): Promise<string[]> {

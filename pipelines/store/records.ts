@@ -2,10 +2,12 @@
 // JSON record per item in item_id order, and where each lies (`item_record_refs`). Items and roll calls come from one
 // sorted stream (DuckDB's sort spills; no list aggregate holds every item's roll calls at once), grouped here by item.
 import { join } from 'node:path';
+
 import type { DuckDBConnection } from '@duckdb/node-api';
+
 import { encodeItemRecord } from '../../core/lake/codecs/item-records.ts';
 import { ITEM_RECORD_REF_COLUMNS, ITEM_RECORD_REFS, ITEM_RECORD_STORE } from '../../core/lake/format.ts';
-import { AppendFile, NdjsonWriter, closeAll } from './scratch.ts';
+import { AppendFile, closeAll, NdjsonWriter } from './scratch.ts';
 import { copyOut, ndjsonQuery } from './tables.ts';
 
 /** Writes `<dir>/item_records.bin` and `<dir>/item_record_refs.parquet` from the loaded `items` and `roll_calls` tables. */
@@ -40,5 +42,7 @@ export async function writeItemRecords(db: DuckDBConnection, dir: string, scratc
   } finally {
     await closeAll([store, refs]);
   }
-  await copyOut(db, ndjsonQuery(ITEM_RECORD_REF_COLUMNS, refs.path), join(dir, ITEM_RECORD_REFS), { orderBy: 'item_id' });
+  await copyOut(db, ndjsonQuery(ITEM_RECORD_REF_COLUMNS, refs.path), join(dir, ITEM_RECORD_REFS), {
+    orderBy: 'item_id',
+  });
 }

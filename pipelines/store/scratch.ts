@@ -1,7 +1,7 @@
 // Scratch files the build streams through: appended in ~1 MB pieces as rows arrive (never a whole table in memory),
 // and NDJSON read back one row at a time.
 import { createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 const PIECE = 1 << 20;
@@ -12,7 +12,10 @@ export class AppendFile {
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
 
-  private constructor(readonly path: string, private readonly out: FileHandle) {}
+  private constructor(
+    readonly path: string,
+    private readonly out: FileHandle,
+  ) {}
 
   static async create(path: string): Promise<AppendFile> {
     return new AppendFile(path, await open(path, 'w'));
@@ -41,7 +44,8 @@ export class AppendFile {
     // A write may be short (a full disk): write the rest until it all lands or the write throws (ENOSPC).
     for (let done = 0; done < bytes.length;) {
       const { bytesWritten } = await this.out.write(bytes, done, bytes.length - done);
-      if (bytesWritten === 0) throw Object.assign(new Error(`no space left writing ${this.path}`), { code: 'ENOSPC', path: this.path });
+      if (bytesWritten === 0)
+        throw Object.assign(new Error(`no space left writing ${this.path}`), { code: 'ENOSPC', path: this.path });
       done += bytesWritten;
     }
   }

@@ -2,7 +2,9 @@
 // inference) as a typed table, and copied out sorted, single-threaded, so the same rows give the same bytes.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+
 import { sqlString } from '../../core/sql.ts';
 
 /** The build's DuckDB memory in MB, unless BuildOptions.memoryMb says otherwise. */
@@ -32,8 +34,12 @@ export async function setMemoryLimit(db: DuckDBConnection, mb: number): Promise<
  */
 export function buildDuckDb(tempDir: string, memoryMb: number): Promise<DuckDBInstance> {
   return DuckDBInstance.create(':memory:', {
-    threads: '1', memory_limit: memoryLimit(memoryMb), temp_directory: tempDir, preserve_insertion_order: 'false',
-    allocator_background_threads: 'true', allocator_flush_threshold: '64MB',
+    threads: '1',
+    memory_limit: memoryLimit(memoryMb),
+    temp_directory: tempDir,
+    preserve_insertion_order: 'false',
+    allocator_background_threads: 'true',
+    allocator_flush_threshold: '64MB',
   });
 }
 
@@ -42,8 +48,12 @@ export type Columns = Record<string, string>;
 
 /** The rows of an NDJSON scratch file (see scratch.ts) with exactly these columns. */
 export function ndjsonQuery(columns: Columns, file: string): string {
-  const cols = Object.entries(columns).map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`).join(', ');
-  const select = Object.keys(columns).map((c) => `"${c}"`).join(', ');
+  const cols = Object.entries(columns)
+    .map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`)
+    .join(', ');
+  const select = Object.keys(columns)
+    .map((c) => `"${c}"`)
+    .join(', ');
   return `SELECT ${select} FROM read_json(${sqlString(file)}, format='newline_delimited', columns={${cols}}, maximum_object_size=67108864)`;
 }
 
@@ -54,7 +64,9 @@ export async function loadNdjson(db: DuckDBConnection, table: string, columns: C
 
 /** Drops every table, freeing DuckDB's memory for what comes next. */
 export async function dropTables(db: DuckDBConnection): Promise<void> {
-  const names = (await db.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE NOT temporary`)).getRows().map(([name]) => String(name));
+  const names = (await db.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE NOT temporary`))
+    .getRows()
+    .map(([name]) => String(name));
   for (const name of names) await db.run(`DROP TABLE "${name}"`);
 }
 
@@ -73,10 +85,14 @@ export async function copyOut(db: DuckDBConnection, query: string, target: strin
   const options = ['FORMAT parquet', 'COMPRESSION zstd', `ROW_GROUP_SIZE ${opts.rowGroupSize ?? 122880}`];
   if (opts.partitionBy) options.push(`PARTITION_BY (${opts.partitionBy})`, 'OVERWRITE');
   const to = opts.partitionBy ? target : `${target}.parquet`;
-  const copied = await db.runAndReadAll(`COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`);
+  const copied = await db.runAndReadAll(
+    `COPY (${query} ORDER BY ${opts.orderBy}) TO ${sqlString(to)} (${options.join(', ')})`,
+  );
   if (opts.partitionBy && Number(copied.getRows()[0][0]) === 0) {
     await mkdir(target, { recursive: true });
     const columns = `* EXCLUDE (${opts.partitionBy}), ${opts.partitionBy}`;
-    await db.run(`COPY (SELECT ${columns} FROM (${query}) LIMIT 0) TO ${sqlString(join(target, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
+    await db.run(
+      `COPY (SELECT ${columns} FROM (${query}) LIMIT 0) TO ${sqlString(join(target, 'data_0.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+    );
   }
 }

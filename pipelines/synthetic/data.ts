@@ -5,7 +5,13 @@ import { join, resolve } from 'node:path';
 
 export const SHARED = resolve(process.env.SHARED || join(import.meta.dirname, '../../../shared'));
 
-export interface Member { surname: string; fullName: string; district: number; start: string; end: string | null }
+export interface Member {
+  surname: string;
+  fullName: string;
+  district: number;
+  start: string;
+  end: string | null;
+}
 
 export interface Roster {
   members: Member[];
@@ -17,7 +23,11 @@ export interface Roster {
 const monthStart = (ym: string, day = 8) => `${ym}-${String(day).padStart(2, '0')}`;
 
 export function loadRoster(path = join(SHARED, 'reference/supervisors.tsv')): Roster {
-  const rows = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '').slice(1).map((l) => l.split('\t'));
+  const rows = readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(1)
+    .map((l) => l.split('\t'));
   const members: Member[] = [];
   const presidents: Roster['presidents'] = [];
   // Per district, in file order: a member serves until the next one starts (or their own `to`, if earlier).
@@ -30,7 +40,7 @@ export function loadRoster(path = join(SHARED, 'reference/supervisors.tsv')): Ro
     list.forEach((r, i) => {
       const next = starts[i + 1] ?? null;
       const own = r[4] && r[4] !== r[3] ? monthStart(r[4]) : null;
-      const end = own && next ? (own < next ? own : next) : own ?? next;
+      const end = own && next ? (own < next ? own : next) : (own ?? next);
       members.push({ surname: r[0], fullName: r[1], district: Number(r[2]), start: starts[i], end });
     });
   }
@@ -45,12 +55,14 @@ const serving = (d: string, start: string, end: string | null) => start <= d && 
 
 /** Members seated on an ISO date, sorted by surname as roll calls print them. */
 export function rosterOn(roster: Roster, date: string): Member[] {
-  return roster.members.filter((m) => serving(date, m.start, m.end)).sort((a, b) => a.surname.localeCompare(b.surname) || a.district - b.district);
+  return roster.members
+    .filter((m) => serving(date, m.start, m.end))
+    .sort((a, b) => a.surname.localeCompare(b.surname) || a.district - b.district);
 }
 
 export function presidentOn(roster: Roster, date: string): Member | null {
   const p = roster.presidents.find((x) => serving(date, x.start, x.end));
-  return p ? rosterOn(roster, date).find((m) => m.surname === p.surname) ?? null : null;
+  return p ? (rosterOn(roster, date).find((m) => m.surname === p.surname) ?? null) : null;
 }
 
 export function mayorOn(date: string): string {
@@ -69,17 +81,27 @@ export function parseCsv(text: string): Record<string, string>[] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field); rows.push(row); row = []; field = '';
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
     } else field += c;
   }
-  if (field !== '' || row.length > 0) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   const [head, ...body] = rows.filter((r) => r.length > 1);
   return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ''])));
 }
@@ -105,30 +127,350 @@ export function loadTemplates(dir = join(SHARED, 'corpus/legistar')): Template[]
   const history = parseCsv(readFileSync(join(dir, 'history_2023.csv'), 'utf8'));
   const byFile = new Map<string, Record<string, string>[]>();
   for (const h of history) byFile.set(h.file_number, [...(byFile.get(h.file_number) ?? []), h]);
-  return legislation.filter((l) => l.name && l.title).map((l) => {
-    // History rows are newest first.
-    const rows = (byFile.get(l.file_number) ?? []).slice().reverse();
-    const recommending = rows.find((r) => /Committee$/.test(r.action_by) && /^RECOMMENDED/.test(r.action));
-    const sponsors = l.sponsors.split(',').map((s) => s.trim()).filter(Boolean);
-    return {
-      name: l.name,
-      title: l.title,
-      sponsorCount: sponsors.length,
-      mayorSponsor: sponsors[0] === 'Mayor',
-      committee: recommending?.action_by ?? rows.find((r) => /Committee$/.test(r.action_by))?.action_by ?? 'Rules Committee',
-      boardActions: rows.filter((r) => r.action_by === 'Board of Supervisors').map((r) => r.action),
-      amended: rows.some((r) => /AMENDED/.test(r.action)),
-      committeeReport: rows.some((r) => /COMMITTEE REPORT/.test(r.action)),
-      killed: /Killed|Filed/.test(l.status),
-    };
-  });
+  return legislation
+    .filter((l) => l.name && l.title)
+    .map((l) => {
+      // History rows are newest first.
+      const rows = (byFile.get(l.file_number) ?? []).slice().reverse();
+      const recommending = rows.find((r) => /Committee$/.test(r.action_by) && /^RECOMMENDED/.test(r.action));
+      const sponsors = l.sponsors
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      return {
+        name: l.name,
+        title: l.title,
+        sponsorCount: sponsors.length,
+        mayorSponsor: sponsors[0] === 'Mayor',
+        committee:
+          recommending?.action_by ?? rows.find((r) => /Committee$/.test(r.action_by))?.action_by ?? 'Rules Committee',
+        boardActions: rows.filter((r) => r.action_by === 'Board of Supervisors').map((r) => r.action),
+        amended: rows.some((r) => /AMENDED/.test(r.action)),
+        committeeReport: rows.some((r) => /COMMITTEE REPORT/.test(r.action)),
+        killed: /Killed|Filed/.test(l.status),
+      };
+    });
 }
 
 // Word lists for invented parts (speakers, addresses, parties). Invented, not real people.
-export const FIRST_NAMES = ['Maria', 'James', 'Linda', 'Robert', 'Patricia', 'Michael', 'Jennifer', 'David', 'Elizabeth', 'William', 'Susan', 'Richard', 'Karen', 'Joseph', 'Nancy', 'Thomas', 'Lisa', 'Daniel', 'Betty', 'Paul', 'Sandra', 'Mark', 'Ashley', 'Steven', 'Kimberly', 'Andrew', 'Donna', 'Kevin', 'Michelle', 'Brian', 'Carol', 'George', 'Amanda', 'Edward', 'Melissa', 'Ronald', 'Deborah', 'Anthony', 'Stephanie', 'Jason', 'Rebecca', 'Ryan', 'Laura', 'Jacob', 'Helen', 'Gary', 'Sharon', 'Eric', 'Cynthia', 'Jonathan', 'Kathleen', 'Larry', 'Amy', 'Frank', 'Angela', 'Scott', 'Shirley', 'Justin', 'Anna', 'Brandon', 'Ruth', 'Raymond', 'Brenda', 'Gregory', 'Pamela', 'Samuel', 'Nicole', 'Benjamin', 'Katherine', 'Patrick', 'Virginia', 'Jack', 'Catherine', 'Dennis', 'Christine', 'Jerry', 'Samantha', 'Tyler', 'Debra', 'Aaron', 'Janet', 'Jose', 'Carolyn', 'Adam', 'Rachel', 'Henry', 'Heather', 'Nathan', 'Maria', 'Douglas', 'Diane', 'Zachary', 'Julie', 'Peter', 'Joyce', 'Kyle', 'Victoria', 'Wei', 'Mei', 'Jun', 'Hui', 'Ana', 'Luis', 'Carmen', 'Jorge', 'Rosa', 'Miguel', 'Thi', 'Minh', 'Olga', 'Tomas'];
-export const LAST_NAMES = ['Alvarez', 'Bennett', 'Castillo', 'Dunn', 'Espinoza', 'Fong', 'Garcia', 'Hayes', 'Ibarra', 'Jensen', 'Kwan', 'Lopez', 'Morales', 'Nakamura', 'Ortiz', 'Park', 'Quinn', 'Rivera', 'Santos', 'Tran', 'Underwood', 'Vargas', 'Whitfield', 'Xu', 'Yamamoto', 'Zamora', 'Abbott', 'Baldwin', 'Chavez', 'Delgado', 'Ellison', 'Fischer', 'Gutierrez', 'Holloway', 'Ingram', 'Jimenez', 'Kowalski', 'Lindqvist', 'McCarthy', 'Nguyen', "O'Brien", 'Patel', 'Ramirez', 'Sullivan', 'Takahashi', 'Uribe', 'Villanueva', 'Wong', 'Yoshida', 'Zhang', 'Brennan', 'Cortez', 'Donovan', 'Estrada', 'Fuentes', 'Gallagher', 'Huang', 'Liang', 'Medina', 'Navarro', 'Okafor', 'Pham', 'Rosen', 'Schwartz', 'Torres', 'Valdez', 'Walsh', 'Young', 'Lee', 'Chen', 'Lam', 'Leung', 'Reyes', 'Cruz'];
-export const STREETS = ['Mission Street', 'Market Street', 'Valencia Street', 'Folsom Street', 'Howard Street', 'Geary Boulevard', 'Van Ness Avenue', 'Divisadero Street', 'Irving Street', 'Taraval Street', 'Ocean Avenue', 'Third Street', 'Fillmore Street', 'Haight Street', 'Castro Street', 'Columbus Avenue', 'Stockton Street', 'Clement Street', 'Noriega Street', 'Judah Street', 'San Bruno Avenue', 'Bayshore Boulevard', 'Potrero Avenue', 'Bryant Street', 'Harrison Street', 'Polk Street', 'Larkin Street', 'Hyde Street', 'Sutter Street', 'Bush Street', 'Pine Street', 'California Street', 'Sacramento Street', 'Clay Street', 'Jackson Street', 'Pacific Avenue', 'Broadway', 'Vallejo Street', 'Green Street', 'Union Street', 'Chestnut Street', 'Lombard Street', 'Alemany Boulevard', 'Mission Bay Boulevard', 'Cesar Chavez Street', 'Army Street', 'Evans Avenue', 'Jerrold Avenue', 'Leland Avenue', 'Sloat Boulevard'];
-export const TOPICS = ['housing affordability', 'homelessness and shelter access', 'public transit service', 'street safety and traffic', 'police accountability', 'rent control and evictions', 'small business permits', 'the San Francisco Public Library', 'park maintenance', 'public health services', 'the city budget', 'development projects in the neighborhood', 'tenant protections', 'the oppression of the Falun Gong', 'taxi driver issues', 'public banking', 'the accessibility of the public microphone', 'noise from construction', 'the Muni fare increase', 'street cleaning', 'vacant storefronts', 'the shelter-in-place order', 'wildfire smoke and air quality', 'senior services', 'youth programs', 'water rates', 'the Central Subway', 'short-term rentals', 'cannabis retail permits', 'the proposed navigation center'];
-export const COMPANIES = ['Bayview Builders, Inc.', 'Golden Gate Transit Partners, LLC', 'Pacific Gas and Electric Company', 'Harbor Technology Services', 'Mission Community Housing Corporation', 'Sunset Maintenance Group', 'Civic Center Consulting, LLP', 'Tenderloin Neighborhood Development Corporation', 'Western Analytics, Inc.', 'Presidio Software Corporation', 'Embarcadero Security Services', 'North Beach Environmental, Inc.', 'Twin Peaks Engineering', 'Bay Area Health Collaborative', 'Excelsior Family Services'];
-export const AGENCIES = ['Department of Public Health', 'Municipal Transportation Agency', 'Public Utilities Commission', 'Recreation and Park Department', 'Department of Homelessness and Supportive Housing', 'Mayor’s Office of Housing and Community Development', 'Fire Department', 'Police Department', 'Department of the Environment', 'Airport Commission', 'Port Commission', 'Human Services Agency', 'San Francisco Public Library', 'Department of Emergency Management', 'Office of Economic and Workforce Development'];
-export const BODIES = ['Youth Commission', 'Reentry Council', 'Sunshine Ordinance Task Force', 'Bicycle Advisory Committee', 'Food Security Task Force', 'Citizens’ General Obligation Bond Oversight Committee', 'Child Care Planning and Advisory Council', 'Veterans Affairs Commission', 'Small Business Commission', 'Assessment Appeals Board', 'Mental Health Board', 'Public Utilities Rate Fairness Board'];
+export const FIRST_NAMES = [
+  'Maria',
+  'James',
+  'Linda',
+  'Robert',
+  'Patricia',
+  'Michael',
+  'Jennifer',
+  'David',
+  'Elizabeth',
+  'William',
+  'Susan',
+  'Richard',
+  'Karen',
+  'Joseph',
+  'Nancy',
+  'Thomas',
+  'Lisa',
+  'Daniel',
+  'Betty',
+  'Paul',
+  'Sandra',
+  'Mark',
+  'Ashley',
+  'Steven',
+  'Kimberly',
+  'Andrew',
+  'Donna',
+  'Kevin',
+  'Michelle',
+  'Brian',
+  'Carol',
+  'George',
+  'Amanda',
+  'Edward',
+  'Melissa',
+  'Ronald',
+  'Deborah',
+  'Anthony',
+  'Stephanie',
+  'Jason',
+  'Rebecca',
+  'Ryan',
+  'Laura',
+  'Jacob',
+  'Helen',
+  'Gary',
+  'Sharon',
+  'Eric',
+  'Cynthia',
+  'Jonathan',
+  'Kathleen',
+  'Larry',
+  'Amy',
+  'Frank',
+  'Angela',
+  'Scott',
+  'Shirley',
+  'Justin',
+  'Anna',
+  'Brandon',
+  'Ruth',
+  'Raymond',
+  'Brenda',
+  'Gregory',
+  'Pamela',
+  'Samuel',
+  'Nicole',
+  'Benjamin',
+  'Katherine',
+  'Patrick',
+  'Virginia',
+  'Jack',
+  'Catherine',
+  'Dennis',
+  'Christine',
+  'Jerry',
+  'Samantha',
+  'Tyler',
+  'Debra',
+  'Aaron',
+  'Janet',
+  'Jose',
+  'Carolyn',
+  'Adam',
+  'Rachel',
+  'Henry',
+  'Heather',
+  'Nathan',
+  'Maria',
+  'Douglas',
+  'Diane',
+  'Zachary',
+  'Julie',
+  'Peter',
+  'Joyce',
+  'Kyle',
+  'Victoria',
+  'Wei',
+  'Mei',
+  'Jun',
+  'Hui',
+  'Ana',
+  'Luis',
+  'Carmen',
+  'Jorge',
+  'Rosa',
+  'Miguel',
+  'Thi',
+  'Minh',
+  'Olga',
+  'Tomas',
+];
+export const LAST_NAMES = [
+  'Alvarez',
+  'Bennett',
+  'Castillo',
+  'Dunn',
+  'Espinoza',
+  'Fong',
+  'Garcia',
+  'Hayes',
+  'Ibarra',
+  'Jensen',
+  'Kwan',
+  'Lopez',
+  'Morales',
+  'Nakamura',
+  'Ortiz',
+  'Park',
+  'Quinn',
+  'Rivera',
+  'Santos',
+  'Tran',
+  'Underwood',
+  'Vargas',
+  'Whitfield',
+  'Xu',
+  'Yamamoto',
+  'Zamora',
+  'Abbott',
+  'Baldwin',
+  'Chavez',
+  'Delgado',
+  'Ellison',
+  'Fischer',
+  'Gutierrez',
+  'Holloway',
+  'Ingram',
+  'Jimenez',
+  'Kowalski',
+  'Lindqvist',
+  'McCarthy',
+  'Nguyen',
+  "O'Brien",
+  'Patel',
+  'Ramirez',
+  'Sullivan',
+  'Takahashi',
+  'Uribe',
+  'Villanueva',
+  'Wong',
+  'Yoshida',
+  'Zhang',
+  'Brennan',
+  'Cortez',
+  'Donovan',
+  'Estrada',
+  'Fuentes',
+  'Gallagher',
+  'Huang',
+  'Liang',
+  'Medina',
+  'Navarro',
+  'Okafor',
+  'Pham',
+  'Rosen',
+  'Schwartz',
+  'Torres',
+  'Valdez',
+  'Walsh',
+  'Young',
+  'Lee',
+  'Chen',
+  'Lam',
+  'Leung',
+  'Reyes',
+  'Cruz',
+];
+export const STREETS = [
+  'Mission Street',
+  'Market Street',
+  'Valencia Street',
+  'Folsom Street',
+  'Howard Street',
+  'Geary Boulevard',
+  'Van Ness Avenue',
+  'Divisadero Street',
+  'Irving Street',
+  'Taraval Street',
+  'Ocean Avenue',
+  'Third Street',
+  'Fillmore Street',
+  'Haight Street',
+  'Castro Street',
+  'Columbus Avenue',
+  'Stockton Street',
+  'Clement Street',
+  'Noriega Street',
+  'Judah Street',
+  'San Bruno Avenue',
+  'Bayshore Boulevard',
+  'Potrero Avenue',
+  'Bryant Street',
+  'Harrison Street',
+  'Polk Street',
+  'Larkin Street',
+  'Hyde Street',
+  'Sutter Street',
+  'Bush Street',
+  'Pine Street',
+  'California Street',
+  'Sacramento Street',
+  'Clay Street',
+  'Jackson Street',
+  'Pacific Avenue',
+  'Broadway',
+  'Vallejo Street',
+  'Green Street',
+  'Union Street',
+  'Chestnut Street',
+  'Lombard Street',
+  'Alemany Boulevard',
+  'Mission Bay Boulevard',
+  'Cesar Chavez Street',
+  'Army Street',
+  'Evans Avenue',
+  'Jerrold Avenue',
+  'Leland Avenue',
+  'Sloat Boulevard',
+];
+export const TOPICS = [
+  'housing affordability',
+  'homelessness and shelter access',
+  'public transit service',
+  'street safety and traffic',
+  'police accountability',
+  'rent control and evictions',
+  'small business permits',
+  'the San Francisco Public Library',
+  'park maintenance',
+  'public health services',
+  'the city budget',
+  'development projects in the neighborhood',
+  'tenant protections',
+  'the oppression of the Falun Gong',
+  'taxi driver issues',
+  'public banking',
+  'the accessibility of the public microphone',
+  'noise from construction',
+  'the Muni fare increase',
+  'street cleaning',
+  'vacant storefronts',
+  'the shelter-in-place order',
+  'wildfire smoke and air quality',
+  'senior services',
+  'youth programs',
+  'water rates',
+  'the Central Subway',
+  'short-term rentals',
+  'cannabis retail permits',
+  'the proposed navigation center',
+];
+export const COMPANIES = [
+  'Bayview Builders, Inc.',
+  'Golden Gate Transit Partners, LLC',
+  'Pacific Gas and Electric Company',
+  'Harbor Technology Services',
+  'Mission Community Housing Corporation',
+  'Sunset Maintenance Group',
+  'Civic Center Consulting, LLP',
+  'Tenderloin Neighborhood Development Corporation',
+  'Western Analytics, Inc.',
+  'Presidio Software Corporation',
+  'Embarcadero Security Services',
+  'North Beach Environmental, Inc.',
+  'Twin Peaks Engineering',
+  'Bay Area Health Collaborative',
+  'Excelsior Family Services',
+];
+export const AGENCIES = [
+  'Department of Public Health',
+  'Municipal Transportation Agency',
+  'Public Utilities Commission',
+  'Recreation and Park Department',
+  'Department of Homelessness and Supportive Housing',
+  'Mayor’s Office of Housing and Community Development',
+  'Fire Department',
+  'Police Department',
+  'Department of the Environment',
+  'Airport Commission',
+  'Port Commission',
+  'Human Services Agency',
+  'San Francisco Public Library',
+  'Department of Emergency Management',
+  'Office of Economic and Workforce Development',
+];
+export const BODIES = [
+  'Youth Commission',
+  'Reentry Council',
+  'Sunshine Ordinance Task Force',
+  'Bicycle Advisory Committee',
+  'Food Security Task Force',
+  'Citizens’ General Obligation Bond Oversight Committee',
+  'Child Care Planning and Advisory Council',
+  'Veterans Affairs Commission',
+  'Small Business Commission',
+  'Assessment Appeals Board',
+  'Mental Health Board',
+  'Public Utilities Rate Fairness Board',
+];

@@ -4,13 +4,14 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
+import { SYNTHETIC_BASE } from '../../core/official-urls.ts';
 import { loadRoster, loadTemplates } from './data.ts';
 import type { ManifestRow } from './manifest-row.ts';
 import { type Inputs, type MeetingSlot, planMeeting } from './meeting.ts';
 import { renderAgenda, renderMinutes } from './render.ts';
 import { schedule, spread } from './schedule.ts';
 import { bagStem } from './text.ts';
-import { SYNTHETIC_BASE } from '../../core/official-urls.ts';
 
 export { SYNTHETIC_BASE };
 
@@ -28,9 +29,26 @@ export interface Options {
   onProgress?: (done: number, total: number) => void;
 }
 
-export interface Summary { meetings: number; documents: number; pages: number; bytes: number; seconds: number; dest: string }
+export interface Summary {
+  meetings: number;
+  documents: number;
+  pages: number;
+  bytes: number;
+  seconds: number;
+  dest: string;
+}
 
-export const MANIFEST_COLUMNS = ['file', 'meeting_date', 'kind', 'pages', 'bytes', 'sha256', 'official_url', 'archive_url', 'synthetic'] as const;
+export const MANIFEST_COLUMNS = [
+  'file',
+  'meeting_date',
+  'kind',
+  'pages',
+  'bytes',
+  'sha256',
+  'official_url',
+  'archive_url',
+  'synthetic',
+] as const;
 
 /** The meeting slots of a run, with each meeting's place in its year at the full scale; `year` keeps that year's only. */
 export function slotsFor(scale: number, meetings?: number, year?: number): MeetingSlot[] {
@@ -40,7 +58,13 @@ export function slotsFor(scale: number, meetings?: number, year?: number): Meeti
     const y = s.date.slice(0, 4);
     const indexInYear = perYear.get(y) ?? 0;
     perYear.set(y, indexInYear + 1);
-    return { date: s.date, density: s.density, indexInYear, meetingsInYear: 0, previous: i > 0 ? all[i - 1].date : null };
+    return {
+      date: s.date,
+      density: s.density,
+      indexInYear,
+      meetingsInYear: 0,
+      previous: i > 0 ? all[i - 1].date : null,
+    };
   });
   for (const s of slots) s.meetingsInYear = perYear.get(s.date.slice(0, 4))!;
   const kept = year === undefined ? slots : slots.filter((s) => s.date.startsWith(`${year}-`));
@@ -55,13 +79,23 @@ export function loadInputs(seed: string): Inputs {
 export async function renderMeeting(inputs: Inputs, slot: MeetingSlot, pdfDir: string): Promise<ManifestRow[]> {
   const meeting = planMeeting(inputs, slot);
   const rows: ManifestRow[] = [];
-  for (const [kind, render] of [['agenda', renderAgenda], ['minutes', renderMinutes]] as const) {
+  for (const [kind, render] of [
+    ['agenda', renderAgenda],
+    ['minutes', renderMinutes],
+  ] as const) {
     const { data, pages } = await render(meeting);
     const name = `${bagStem(slot.date)}_${kind}_synthetic.pdf`;
     await writeFile(join(pdfDir, name), data);
     rows.push({
-      file: `pdfs/${name}`, meeting_date: slot.date, kind, pages, bytes: data.length,
-      sha256: createHash('sha256').update(data).digest('hex'), official_url: SYNTHETIC_BASE + name, archive_url: '', synthetic: 'true',
+      file: `pdfs/${name}`,
+      meeting_date: slot.date,
+      kind,
+      pages,
+      bytes: data.length,
+      sha256: createHash('sha256').update(data).digest('hex'),
+      official_url: SYNTHETIC_BASE + name,
+      archive_url: '',
+      synthetic: 'true',
     });
   }
   return rows;
@@ -80,10 +114,16 @@ export async function generate(opts: Options): Promise<Summary> {
   const workers = Math.max(1, Math.min(opts.workers ?? 1, slots.length));
   const rows: ManifestRow[] = [];
   let done = 0;
-  const progress = (n: number) => { done += n; opts.onProgress?.(done, slots.length); };
+  const progress = (n: number) => {
+    done += n;
+    opts.onProgress?.(done, slots.length);
+  };
   if (workers === 1) {
     const inputs = loadInputs(seed);
-    for (const slot of slots) { rows.push(...(await renderMeeting(inputs, slot, pdfDir))); progress(1); }
+    for (const slot of slots) {
+      rows.push(...(await renderMeeting(inputs, slot, pdfDir)));
+      progress(1);
+    }
   } else {
     const { runWorkers } = await import('./pool.ts');
     rows.push(...(await runWorkers({ seed, slots, pdfDir, workers, onMeeting: () => progress(1) })));
@@ -91,16 +131,22 @@ export async function generate(opts: Options): Promise<Summary> {
 
   // Files of earlier runs that this run did not write (another SCALE into the same folder) are removed.
   const written = new Set(rows.map((r) => r.file.slice('pdfs/'.length)));
-  for (const name of await readdir(pdfDir)) if (/_synthetic\.pdf$/.test(name) && !written.has(name)) await rm(join(pdfDir, name));
+  for (const name of await readdir(pdfDir))
+    if (/_synthetic\.pdf$/.test(name) && !written.has(name)) await rm(join(pdfDir, name));
 
   rows.sort((a, b) => a.file.localeCompare(b.file));
-  const tsv = [MANIFEST_COLUMNS.join('\t'), ...rows.map((r) => MANIFEST_COLUMNS.map((c) => String(r[c])).join('\t'))].join('\n') + '\n';
+  const tsv =
+    [MANIFEST_COLUMNS.join('\t'), ...rows.map((r) => MANIFEST_COLUMNS.map((c) => String(r[c])).join('\t'))].join('\n') +
+    '\n';
   const tmp = join(opts.dest, 'MANIFEST.tsv.tmp');
   await writeFile(tmp, tsv);
   await rename(tmp, join(opts.dest, 'MANIFEST.tsv'));
   return {
-    meetings: slots.length, documents: rows.length, pages: rows.reduce((a, r) => a + r.pages, 0), bytes: rows.reduce((a, r) => a + r.bytes, 0),
-    seconds: (performance.now() - started) / 1000, dest: opts.dest,
+    meetings: slots.length,
+    documents: rows.length,
+    pages: rows.reduce((a, r) => a + r.pages, 0),
+    bytes: rows.reduce((a, r) => a + r.bytes, 0),
+    seconds: (performance.now() - started) / 1000,
+    dest: opts.dest,
   };
 }
-

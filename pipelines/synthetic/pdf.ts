@@ -4,7 +4,11 @@ import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib'
 
 export type FontName = 'H' | 'HB' | 'T' | 'TB' | 'TI';
 const STANDARD: Record<FontName, StandardFonts> = {
-  H: StandardFonts.Helvetica, HB: StandardFonts.HelveticaBold, T: StandardFonts.TimesRoman, TB: StandardFonts.TimesRomanBold, TI: StandardFonts.TimesRomanItalic,
+  H: StandardFonts.Helvetica,
+  HB: StandardFonts.HelveticaBold,
+  T: StandardFonts.TimesRoman,
+  TB: StandardFonts.TimesRomanBold,
+  TI: StandardFonts.TimesRomanItalic,
 };
 
 export const PAGE_W = 612;
@@ -19,7 +23,8 @@ function widthTable(name: FontName, font: PDFFont): Map<number, number> {
   let table = widths.get(name);
   if (!table) {
     table = new Map();
-    for (const cp of font.getCharacterSet()) table.set(cp, font.widthOfTextAtSize(String.fromCodePoint(cp), 1000) / 1000);
+    for (const cp of font.getCharacterSet())
+      table.set(cp, font.widthOfTextAtSize(String.fromCodePoint(cp), 1000) / 1000);
     widths.set(name, table);
     allowed ??= new Set(font.getCharacterSet());
   }
@@ -42,7 +47,12 @@ export function sanitize(text: string): string {
   return out;
 }
 
-export interface Metadata { title: string; subject: string; keywords: string[]; date: Date }
+export interface Metadata {
+  title: string;
+  subject: string;
+  keywords: string[];
+  date: Date;
+}
 
 export class Writer {
   pdf!: PDFDocument;
@@ -123,7 +133,9 @@ export class Writer {
 
   /** Greedy word wrap into lines no wider than `max` (`restMax` for lines after the first). */
   wrap(text: string, font: FontName, size: number, max: number, restMax = max): string[] {
-    const words = sanitize(text).split(/ +/).filter((w) => w !== '');
+    const words = sanitize(text)
+      .split(/ +/)
+      .filter((w) => w !== '');
     const lines: string[] = [];
     const space = this.width(' ', font, size);
     let line = '';
@@ -144,7 +156,14 @@ export class Writer {
   }
 
   /** Flows a paragraph at `x` (continuation lines at `x2`), `step` points apart, breaking pages as needed. */
-  para(text: string, x: number, font: FontName, size: number, step: number, opts: { x2?: number; right?: number } = {}): void {
+  para(
+    text: string,
+    x: number,
+    font: FontName,
+    size: number,
+    step: number,
+    opts: { x2?: number; right?: number } = {},
+  ): void {
     const x2 = opts.x2 ?? x;
     const right = opts.right ?? this.right;
     const lines = this.wrap(text, font, size, right - x, right - x2);

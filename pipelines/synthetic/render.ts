@@ -2,9 +2,12 @@
 // steps are the ones measured in ../shared/corpus (file number at x=54, block body at 99.5 / 143.9, roll calls at 114.9).
 import type { Item, Meeting, Motion, Section, Speaker, Vote } from './meeting.ts';
 import { Writer } from './pdf.ts';
-import { printedDate, slashDate, weekdayDate, longDate } from './text.ts';
+import { longDate, printedDate, slashDate, weekdayDate } from './text.ts';
 
-export interface Rendered { data: Uint8Array; pages: number }
+export interface Rendered {
+  data: Uint8Array;
+  pages: number;
+}
 
 /** Right edges measured in the real files: minutes body 550, bold titles and action lines 537. */
 const TITLE_RIGHT = 537;
@@ -30,12 +33,20 @@ function cover(w: Writer, m: Meeting, kind: 'agenda' | 'minutes'): void {
   if (kind === 'minutes') {
     w.centered(m.draft ? 'MEETING MINUTES - DRAFT' : 'MEETING MINUTES', 590.3, 'T', 20);
     w.centered(`${weekdayDate(m.date)} - 2:00 PM`, 544.9, 'T', 12);
-    ['Legislative Chamber, Room 250', 'City Hall, 1 Dr. Carlton B. Goodlett Place', 'San Francisco, CA 94102-4689'].forEach((l, i) => w.centered(l, 519.8 - 12.9 * i, 'T', 11));
+    [
+      'Legislative Chamber, Room 250',
+      'City Hall, 1 Dr. Carlton B. Goodlett Place',
+      'San Francisco, CA 94102-4689',
+    ].forEach((l, i) => w.centered(l, 519.8 - 12.9 * i, 'T', 11));
     w.centered('Regular Meeting', 476.3, 'T', 11);
     y = 452.3;
   } else {
     w.centered('AGENDA', 618.6, 'T', 24);
-    ['Legislative Chamber, Room 250', 'City Hall, 1 Dr. Carlton B. Goodlett Place', 'San Francisco, CA 94102-4689'].forEach((l, i) => w.centered(l, 565.2 - 14.1 * i, 'T', 12));
+    [
+      'Legislative Chamber, Room 250',
+      'City Hall, 1 Dr. Carlton B. Goodlett Place',
+      'San Francisco, CA 94102-4689',
+    ].forEach((l, i) => w.centered(l, 565.2 - 14.1 * i, 'T', 12));
     w.centered(`${weekdayDate(m.date)} - 2:00 PM`, 513, 'T', 12);
     w.centered('Regular Meeting', 489.9, 'T', 12);
     y = 457.2;
@@ -46,7 +57,10 @@ function cover(w: Writer, m: Meeting, kind: 'agenda' | 'minutes'): void {
   }
   const others = m.members.filter((x) => x !== m.president).map((x) => x.fullName.toUpperCase());
   const lines = w.wrap(others.join(', '), 'TB', 12, 490);
-  lines.forEach((l) => { w.centered(l, y, 'TB', 12); y -= 14; });
+  lines.forEach((l) => {
+    w.centered(l, y, 'TB', 12);
+    y -= 14;
+  });
   w.centered('Angela Calvillo, Clerk of the Board', y - 9.4, 'TI', 10);
   y -= 34;
   if (kind === 'agenda') {
@@ -69,7 +83,13 @@ function cover(w: Writer, m: Meeting, kind: 'agenda' | 'minutes'): void {
     w.rightAligned(c.days, y - 31.6 * i, 'TB', 9, 535);
     w.rightAligned(c.time, y - 31.6 * i - 10.4, 'TB', 9, 535);
   });
-  if (kind === 'agenda') w.centered('First-named Supervisor is Chair, Second-named Supervisor is Vice-Chair of the Committee.', 58.6, 'T', 8);
+  if (kind === 'agenda')
+    w.centered(
+      'First-named Supervisor is Chair, Second-named Supervisor is Vice-Chair of the Committee.',
+      58.6,
+      'T',
+      8,
+    );
 }
 
 /** Minutes draw the page number before the left text, agendas after it (which is how each extracts). */
@@ -83,7 +103,12 @@ function footer(w: Writer, page: number, printed: { date: string; time: string }
 // ---------------------------------------------------------------------------------------------------- minutes
 
 function rollCall(w: Writer, v: Vote, x = 114.9): void {
-  const rows: [string, string[]][] = [['Ayes', v.ayes], ['Noes', v.noes], ['Excused', v.excused], ['Absent', v.absent]];
+  const rows: [string, string[]][] = [
+    ['Ayes', v.ayes],
+    ['Noes', v.noes],
+    ['Excused', v.excused],
+    ['Absent', v.absent],
+  ];
   w.gap(4.2);
   for (const [label, names] of rows) {
     if (names.length === 0) continue;
@@ -111,7 +136,10 @@ function minutesItem(w: Writer, it: Item): void {
   w.need(60);
   const title = w.wrap(`[${it.name}]`, 'HB', 11, TITLE_RIGHT - 99.5);
   const top = w.y;
-  for (const l of title) { w.at(l, 99.5, w.y, 'HB', 11); w.y -= 12.9; }
+  for (const l of title) {
+    w.at(l, 99.5, w.y, 'HB', 11);
+    w.y -= 12.9;
+  }
   w.at(it.file, 54, top, 'HB', 11);
   w.y += 1;
   if (it.sponsors) w.para(it.sponsors, 99.5, 'HB', 10, 11.5);
@@ -176,15 +204,36 @@ export async function renderMinutes(m: Meeting): Promise<Rendered> {
   }
   w.gap(16);
   const presiding = m.president ? `President ${m.president.fullName}` : 'Clerk Angela Calvillo';
-  w.para(`The Board of Supervisors of the City and County of San Francisco met in regular session on ${weekdayDate(m.date)}, with ${presiding} presiding.`, 99.5, 'H', 10, 11.5);
+  w.para(
+    `The Board of Supervisors of the City and County of San Francisco met in regular session on ${weekdayDate(m.date)}, with ${presiding} presiding.`,
+    99.5,
+    'H',
+    10,
+    11.5,
+  );
   heading(w, 'ROLL CALL AND PLEDGE OF ALLEGIANCE');
   const chair = m.president ? `President ${m.president.surname}` : 'Clerk Calvillo';
-  const roll = m.absent.length === 0 ? 'all Supervisors were noted present' : `Supervisor${m.absent.length > 1 ? 's' : ''} ${m.absent.join(' and ')} ${m.absent.length > 1 ? 'were' : 'was'} noted absent`;
-  w.para(`${chair} called the meeting to order at ${m.calledAt} On the call of the roll, ${roll}. There was a quorum.`, 99.5, 'H', 10, 11.5);
+  const roll =
+    m.absent.length === 0
+      ? 'all Supervisors were noted present'
+      : `Supervisor${m.absent.length > 1 ? 's' : ''} ${m.absent.join(' and ')} ${m.absent.length > 1 ? 'were' : 'was'} noted absent`;
+  w.para(
+    `${chair} called the meeting to order at ${m.calledAt} On the call of the roll, ${roll}. There was a quorum.`,
+    99.5,
+    'H',
+    10,
+    11.5,
+  );
   heading(w, 'COMMUNICATIONS');
   w.para('There were no communications.', 99.5, 'H', 10, 11.5);
   heading(w, 'APPROVAL OF MEETING MINUTES');
-  w.para(`${chair} inquired whether any Board Member had any corrections to the Board Meeting Minutes of ${longDate(m.minutesApproved)}. There were no corrections.`, 99.5, 'H', 10, 11.5);
+  w.para(
+    `${chair} inquired whether any Board Member had any corrections to the Board Meeting Minutes of ${longDate(m.minutesApproved)}. There were no corrections.`,
+    99.5,
+    'H',
+    10,
+    11.5,
+  );
   motion(w, m.approvalMotion);
   heading(w, 'AGENDA CHANGES');
   w.para('There were no agenda changes.', 99.5, 'H', 10, 11.5);
@@ -207,7 +256,13 @@ export async function renderMinutes(m: Meeting): Promise<Rendered> {
   if (m.introduced.length) {
     heading(w, 'LEGISLATION INTRODUCED AT ROLL CALL');
     heading(w, 'Introduced at the Request of a Department', 54, 12);
-    w.para('Pursuant to Rules of Order of the Board of Supervisors, Section 2.7.1, Department Heads may submit proposed legislation to the Clerk of the Board, in which case titles of the legislation will be printed at the rear of the next available agenda of the Board.', 99.5, 'H', 10, 11.5);
+    w.para(
+      'Pursuant to Rules of Order of the Board of Supervisors, Section 2.7.1, Department Heads may submit proposed legislation to the Clerk of the Board, in which case titles of the legislation will be printed at the rear of the next available agenda of the Board.',
+      99.5,
+      'H',
+      10,
+      11.5,
+    );
     for (const g of m.introduced) {
       heading(w, g.heading);
       for (const it of g.items) {
@@ -230,25 +285,42 @@ function andList2(names: string[]): string {
 // ---------------------------------------------------------------------------------------------------- agenda
 
 const BOILERPLATE: [string, string[]][] = [
-  ['Agenda Item Information', ['Each item on the Consent or Regular agenda may include the following documents: 1) Legislation; 2) Budget and Legislative Analyst report; 3) Department or Agency cover letter and/or report; 4) Public correspondence. These items will be available for review at City Hall, 1 Dr. Carlton B. Goodlett Place, Room 244, Reception Desk.']],
-  ['Meeting Procedures', [
-    'The Board of Supervisors is the legislative body of the City and County of San Francisco. The Board has several standing committees where ordinances and resolutions are the subject of hearings at which members of the public are urged to testify. The full Board does not hold a second public hearing on measures which have been heard in committee.',
-    'Board procedures do not permit: 1) persons in the audience to vocally express support or opposition to statements by Supervisors or by other persons testifying; 2) ringing and use of cell phones, pagers, and similar sound-producing electronic devices; 3) bringing in or displaying signs in the meeting room; and 4) standing in the meeting room.',
-    'Each member of the public will be allotted the same maximum number of minutes to speak as set by the President or Chair at the beginning of each item or public comment, excluding City representatives, except that public speakers using interpretation assistance will be allowed to testify for twice the amount of the public testimony time limit.',
-    'IMPORTANT INFORMATION: The public is encouraged to testify at Committee meetings. Persons unable to attend the meeting may submit to the City, by the time the proceedings begin, written comments regarding the agenda items. These comments will be made a part of the official public record and shall be brought to the attention of the Board of Supervisors.',
-    'AGENDA PACKET: Available for review in the Office of the Clerk of the Board, City Hall, 1 Dr. Carlton B. Goodlett Place, Room 244, or on the internet at http://www.sfbos.org/meetings. Meetings are cablecast on SFGovTV, the Government Channel 26.',
-    'LANGUAGE INTERPRETERS: Language services are available in Spanish, Chinese and Filipino at all regular and special Board meetings, excluding Committee meetings, if requested at least 48 hours in advance of the meeting to help ensure availability.',
-  ]],
-  ['Disability Access', [
-    'The Legislative Chamber (Room 250) and the Committee Room (Room 263) in City Hall are wheelchair accessible. Meetings are real-time captioned and are cablecast open-captioned on SFGovTV, the Government Channel 26. Assistive listening devices for the Legislative Chamber are available upon request at the Clerk of the Board\'s Office, Room 244.',
-    'The nearest accessible BART station is Civic Center (Market/Grove/Hyde Streets). Accessible MUNI Metro lines are the F, J, K, L, M, N, T (exit at Civic Center or Van Ness Stations).',
-  ]],
-  ['Know Your Rights Under The Sunshine Ordinance', [
-    'Government\'s duty is to serve the public, reaching its decision in full view of the public. Commissions, boards, councils, and other agencies of the City and County exist to conduct the people\'s business. This ordinance assures that deliberations are conducted before the people and that City operations are open to the people\'s review.',
-  ]],
-  ['Lobbyist Registration and Reporting Requirements', [
-    'Individuals and entities that influence or attempt to influence local legislative or administrative action may be required by the San Francisco Lobbyist Ordinance [SF Campaign & Governmental Conduct Code, Section 2.100] to register and report lobbying activity.',
-  ]],
+  [
+    'Agenda Item Information',
+    [
+      'Each item on the Consent or Regular agenda may include the following documents: 1) Legislation; 2) Budget and Legislative Analyst report; 3) Department or Agency cover letter and/or report; 4) Public correspondence. These items will be available for review at City Hall, 1 Dr. Carlton B. Goodlett Place, Room 244, Reception Desk.',
+    ],
+  ],
+  [
+    'Meeting Procedures',
+    [
+      'The Board of Supervisors is the legislative body of the City and County of San Francisco. The Board has several standing committees where ordinances and resolutions are the subject of hearings at which members of the public are urged to testify. The full Board does not hold a second public hearing on measures which have been heard in committee.',
+      'Board procedures do not permit: 1) persons in the audience to vocally express support or opposition to statements by Supervisors or by other persons testifying; 2) ringing and use of cell phones, pagers, and similar sound-producing electronic devices; 3) bringing in or displaying signs in the meeting room; and 4) standing in the meeting room.',
+      'Each member of the public will be allotted the same maximum number of minutes to speak as set by the President or Chair at the beginning of each item or public comment, excluding City representatives, except that public speakers using interpretation assistance will be allowed to testify for twice the amount of the public testimony time limit.',
+      'IMPORTANT INFORMATION: The public is encouraged to testify at Committee meetings. Persons unable to attend the meeting may submit to the City, by the time the proceedings begin, written comments regarding the agenda items. These comments will be made a part of the official public record and shall be brought to the attention of the Board of Supervisors.',
+      'AGENDA PACKET: Available for review in the Office of the Clerk of the Board, City Hall, 1 Dr. Carlton B. Goodlett Place, Room 244, or on the internet at http://www.sfbos.org/meetings. Meetings are cablecast on SFGovTV, the Government Channel 26.',
+      'LANGUAGE INTERPRETERS: Language services are available in Spanish, Chinese and Filipino at all regular and special Board meetings, excluding Committee meetings, if requested at least 48 hours in advance of the meeting to help ensure availability.',
+    ],
+  ],
+  [
+    'Disability Access',
+    [
+      "The Legislative Chamber (Room 250) and the Committee Room (Room 263) in City Hall are wheelchair accessible. Meetings are real-time captioned and are cablecast open-captioned on SFGovTV, the Government Channel 26. Assistive listening devices for the Legislative Chamber are available upon request at the Clerk of the Board's Office, Room 244.",
+      'The nearest accessible BART station is Civic Center (Market/Grove/Hyde Streets). Accessible MUNI Metro lines are the F, J, K, L, M, N, T (exit at Civic Center or Van Ness Stations).',
+    ],
+  ],
+  [
+    'Know Your Rights Under The Sunshine Ordinance',
+    [
+      "Government's duty is to serve the public, reaching its decision in full view of the public. Commissions, boards, councils, and other agencies of the City and County exist to conduct the people's business. This ordinance assures that deliberations are conducted before the people and that City operations are open to the people's review.",
+    ],
+  ],
+  [
+    'Lobbyist Registration and Reporting Requirements',
+    [
+      'Individuals and entities that influence or attempt to influence local legislative or administrative action may be required by the San Francisco Lobbyist Ordinance [SF Campaign & Governmental Conduct Code, Section 2.100] to register and report lobbying activity.',
+    ],
+  ],
 ];
 
 function agendaItem(w: Writer, it: Item, number: number | null): void {
@@ -257,14 +329,20 @@ function agendaItem(w: Writer, it: Item, number: number | null): void {
   const title = w.wrap(`[${it.name}]`, 'HB', 11, 555 - 143.9);
   if (number !== null) w.at(`${number}.`, 54, w.y, 'HB', 11);
   w.at(it.file, 85.8, w.y, 'HB', 11);
-  for (const l of title) { w.at(l, 143.9, w.y, 'HB', 11); w.y -= 12.9; }
+  for (const l of title) {
+    w.at(l, 143.9, w.y, 'HB', 11);
+    w.y -= 12.9;
+  }
   w.y += 1;
   if (it.sponsors) w.para(it.sponsors, 143.9, 'HB', 10, 11.5);
   w.para(it.title, 143.9, 'H', 10, 11.5);
   if (it.fiscal) w.para('(Fiscal Impact)', 143.9, 'H', 10, 11.5);
   if (it.history.length) w.gap(6);
   for (const h of it.history) w.para(h.replace(/^(\d\d\/\d\d)\/(\d\d);/, '$1/20$2;'), 143.9, 'H', 8, 13);
-  if (number !== null) { w.gap(6); w.para(it.question, 143.9, 'HB', 10, 11.5); }
+  if (number !== null) {
+    w.gap(6);
+    w.para(it.question, 143.9, 'HB', 10, 11.5);
+  }
 }
 
 function agendaSection(w: Writer, s: Section, next: () => number): void {
@@ -294,19 +372,29 @@ export async function renderAgenda(m: Meeting): Promise<Rendered> {
     w.gap(14);
     w.centered(h, w.y, 'HB', 12);
     w.gap(18);
-    for (const p of paras) { w.para(p, 62, 'H', 10, 11.5, { right: 550 }); w.gap(8); }
+    for (const p of paras) {
+      w.para(p, 62, 'H', 10, 11.5, { right: 550 });
+      w.gap(8);
+    }
   });
   w.newPage();
 
   let n = 0;
   const next = () => ++n;
-  for (const h of ['ROLL CALL AND PLEDGE OF ALLEGIANCE', 'COMMUNICATIONS', 'APPROVAL OF MEETING MINUTES']) heading(w, h, 85.8);
+  for (const h of ['ROLL CALL AND PLEDGE OF ALLEGIANCE', 'COMMUNICATIONS', 'APPROVAL OF MEETING MINUTES'])
+    heading(w, h, 85.8);
   w.para(`Approval of the ${longDate(m.minutesApproved)}, Board Meeting Minutes.`, 143.9, 'H', 10, 11.5);
   heading(w, 'AGENDA CHANGES', 85.8);
   const [consent, ...regular] = m.sections[0]?.title === 'CONSENT AGENDA' ? m.sections : [null, ...m.sections];
   if (consent) {
     heading(w, 'CONSENT AGENDA', 85.8);
-    w.para('All matters listed hereunder constitute a Consent Agenda, are considered to be routine by the Board of Supervisors and will be acted upon by a single roll call vote of the Board. There will be no separate discussion of these items unless a member of the Board so requests, in which event the matter shall be removed from the Consent Agenda and considered as a separate item.', 85.8, 'H', 10, 11.5);
+    w.para(
+      'All matters listed hereunder constitute a Consent Agenda, are considered to be routine by the Board of Supervisors and will be acted upon by a single roll call vote of the Board. There will be no separate discussion of these items unless a member of the Board so requests, in which event the matter shall be removed from the Consent Agenda and considered as a separate item.',
+      85.8,
+      'H',
+      10,
+      11.5,
+    );
     const count = consent.groups.reduce((a, g) => a + g.items.length, 0);
     heading(w, count > 1 ? `Items 1 through ${count}` : 'Item 1', 85.8, 12);
     for (const g of consent.groups) {
@@ -320,14 +408,32 @@ export async function renderAgenda(m: Meeting): Promise<Rendered> {
   if (m.hearings.length) {
     heading(w, 'SPECIAL ORDER 3:00 P.M.', 85.8);
     heading(w, 'APPEAL PROCEDURES', 85.8);
-    w.para('Board Rule 4.18 provides that public hearings on appeals shall be scheduled for 3:00 p.m. If more than one public hearing is scheduled, then the Clerk, in consultation with the President, may determine the order in which the appeals will be scheduled.', 85.8, 'H', 10, 11.5);
+    w.para(
+      'Board Rule 4.18 provides that public hearings on appeals shall be scheduled for 3:00 p.m. If more than one public hearing is scheduled, then the Clerk, in consultation with the President, may determine the order in which the appeals will be scheduled.',
+      85.8,
+      'H',
+      10,
+      11.5,
+    );
     for (const it of m.hearings) agendaItem(w, it, next());
     w.gap(10);
-    w.para('Pursuant to Government Code Section 65009, notice is hereby given: If you challenge the above matter in court, you may be limited to raising only those issues you or someone else raised at the public hearing described above, or in written correspondence delivered to the Board of Supervisors at, or prior to, the public hearing.', 85.8, 'H', 10, 11.5);
+    w.para(
+      'Pursuant to Government Code Section 65009, notice is hereby given: If you challenge the above matter in court, you may be limited to raising only those issues you or someone else raised at the public hearing described above, or in written correspondence delivered to the Board of Supervisors at, or prior to, the public hearing.',
+      85.8,
+      'H',
+      10,
+      11.5,
+    );
   }
   for (const [h, text] of [
-    ['ROLL CALL FOR INTRODUCTIONS', 'Roll call for introduction of ordinances, resolutions, charter amendments, requests for hearings, letters of inquiry, letters of request to the City Attorney and Board Members\' reports on their regional body activities.'],
-    ['PUBLIC COMMENT', 'An opportunity for members of the public to directly address the Board on items of interest to the public that are within the subject matter jurisdiction of the Board, including items being considered today which have not been considered by a Board committee and excluding items which have been considered by a Board committee. Members of the public may address the Board for up to three minutes.'],
+    [
+      'ROLL CALL FOR INTRODUCTIONS',
+      "Roll call for introduction of ordinances, resolutions, charter amendments, requests for hearings, letters of inquiry, letters of request to the City Attorney and Board Members' reports on their regional body activities.",
+    ],
+    [
+      'PUBLIC COMMENT',
+      'An opportunity for members of the public to directly address the Board on items of interest to the public that are within the subject matter jurisdiction of the Board, including items being considered today which have not been considered by a Board committee and excluding items which have been considered by a Board committee. Members of the public may address the Board for up to three minutes.',
+    ],
   ]) {
     w.gap(30);
     w.need(60);
@@ -337,14 +443,26 @@ export async function renderAgenda(m: Meeting): Promise<Rendered> {
   }
   if (m.adoption.groups.length) {
     heading(w, 'FOR ADOPTION WITHOUT COMMITTEE REFERENCE', 85.8);
-    w.para('These measures are introduced for adoption without committee reference. A unanimous vote is required for adoption of a resolution today. Any Supervisor may require a resolution to go to committee.', 85.8, 'H', 10, 11.5);
+    w.para(
+      'These measures are introduced for adoption without committee reference. A unanimous vote is required for adoption of a resolution today. Any Supervisor may require a resolution to go to committee.',
+      85.8,
+      'H',
+      10,
+      11.5,
+    );
     for (const it of m.adoption.groups[0].items) agendaItem(w, it, next());
   }
   w.gap(30);
   w.need(60);
   w.at(`${next()}.`, 54, w.y, 'HB', 12);
   w.para('IMPERATIVE AGENDA', 85.9, 'HB', 14, 17.4);
-  w.para('Resolution(s), if any, to be adopted within limits imposed by the Sunshine Ordinance and the Brown Act, introduced today, not on the printed agenda.', 85.9, 'H', 10, 11.5);
+  w.para(
+    'Resolution(s), if any, to be adopted within limits imposed by the Sunshine Ordinance and the Brown Act, introduced today, not on the printed agenda.',
+    85.9,
+    'H',
+    10,
+    11.5,
+  );
   if (m.introduced.length) {
     heading(w, 'LEGISLATION INTRODUCED AT ROLL CALL', 85.8);
     for (const g of m.introduced) {
@@ -353,9 +471,22 @@ export async function renderAgenda(m: Meeting): Promise<Rendered> {
     }
   }
   const petitions: Item = {
-    file: m.communicationsFile, name: 'Petitions and Communications', sponsors: '', type: 'Motion', fiscal: false,
+    file: m.communicationsFile,
+    name: 'Petitions and Communications',
+    sponsors: '',
+    type: 'Motion',
+    fiscal: false,
     title: `Petitions and Communications received for reference by the President to Committee considering related matters, or to be ordered filed by the Clerk on ${longDate(m.date)}.`,
-    notes: [], motions: [], action: '', vote: null, after: [], afterNote: null, enactment: null, history: [], question: '', speakers: [],
+    notes: [],
+    motions: [],
+    action: '',
+    vote: null,
+    after: [],
+    afterNote: null,
+    enactment: null,
+    history: [],
+    question: '',
+    speakers: [],
   };
   agendaItem(w, petitions, null);
   m.communications.forEach((c, i) => {

@@ -21,7 +21,8 @@ const iso = (d: Date) => d.toISOString().slice(0, 10);
 
 function allDates(): Date[] {
   const out: Date[] = [];
-  for (let t = Date.parse(`${FIRST_DAY}T00:00:00Z`); t <= Date.parse(`${LAST_DAY}T00:00:00Z`); t += 86_400_000) out.push(new Date(t));
+  for (let t = Date.parse(`${FIRST_DAY}T00:00:00Z`); t <= Date.parse(`${LAST_DAY}T00:00:00Z`); t += 86_400_000)
+    out.push(new Date(t));
   return out;
 }
 

@@ -1,6 +1,19 @@
 // Date, money and list formatting as the Clerk's documents print them.
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const parts = (iso: string) => {
@@ -9,18 +22,30 @@ const parts = (iso: string) => {
 };
 
 /** `November 1, 2016` */
-export const longDate = (iso: string) => { const p = parts(iso); return `${MONTHS[p.m - 1]} ${p.d}, ${p.y}`; };
+export const longDate = (iso: string) => {
+  const p = parts(iso);
+  return `${MONTHS[p.m - 1]} ${p.d}, ${p.y}`;
+};
 /** `Tuesday, November 1, 2016` */
 export const weekdayDate = (iso: string) => `${DAYS[parts(iso).dow]}, ${longDate(iso)}`;
 export const weekday = (iso: string) => DAYS[parts(iso).dow];
 /** `11/1/2016` */
-export const slashDate = (iso: string) => { const p = parts(iso); return `${p.m}/${p.d}/${p.y}`; };
+export const slashDate = (iso: string) => {
+  const p = parts(iso);
+  return `${p.m}/${p.d}/${p.y}`;
+};
 /** `11/01/2016` */
-export const paddedDate = (iso: string) => { const p = parts(iso); return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${p.y}`; };
+export const paddedDate = (iso: string) => {
+  const p = parts(iso);
+  return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${p.y}`;
+};
 /** `11/01/16` */
 export const shortDate = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(2, 4)}`;
 /** `11/2/16` */
-export const printedDate = (iso: string) => { const p = parts(iso); return `${p.m}/${p.d}/${String(p.y).slice(2)}`; };
+export const printedDate = (iso: string) => {
+  const p = parts(iso);
+  return `${p.m}/${p.d}/${String(p.y).slice(2)}`;
+};
 /** `bagMMDDYY` */
 export const bagStem = (iso: string) => `bag${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(2, 4)}`;
 

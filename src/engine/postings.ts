@@ -2,15 +2,26 @@
 // core/lake/codecs/postings-store.ts), read per release: the term
 // directory and the doc table once (Release.memo), a term's impacts and document numbers, or its positions, by offset
 // on the open file when a query first needs them, then kept decoded in a cache bounded in bytes (least recently used go).
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import {
-  decodeFooter, decodePositionEntries, decodeTermPostings, f64View, FOOTER_TAIL, footerLength, termPostingsBytes, termPostingsStarts, u16View, u32View,
-  type TermPositions, type TermPostings,
+  decodeFooter,
+  decodePositionEntries,
+  decodeTermPostings,
+  f64View,
+  FOOTER_TAIL,
+  footerLength,
+  type TermPositions,
+  type TermPostings,
+  termPostingsBytes,
+  termPostingsStarts,
+  u16View,
+  u32View,
 } from '../../core/lake/codecs/postings-store.ts';
-import { INDEX_DIR, postingsStoreFile, type Collection, type PostingsStoreFooter } from '../../core/lake/format.ts';
-import type { EngineRelease } from './release.ts';
+import { type Collection, INDEX_DIR, postingsStoreFile, type PostingsStoreFooter } from '../../core/lake/format.ts';
 import { ByteLru } from '../lake/lru.ts';
+import type { EngineRelease } from './release.ts';
 
 /** Decoded lists kept per collection and release at most (bytes). */
 const CACHE_BYTES = 32 << 20;
@@ -43,10 +54,24 @@ export class PostingsStore {
       const footer = decodeFooter(await readAt(file, size - FOOTER_TAIL - length, length));
       const read = (key: keyof PostingsStoreFooter['sections']) => readAt(file, ...footer.sections[key]);
       const [termEnds, termBytes, termDf, termPositions, docIdEnds, docIdBytes, docYear, docKind] = await Promise.all(
-        (['termEnds', 'termBytes', 'termDf', 'termPositions', 'docIdEnds', 'docIdBytes', 'docYear', 'docKind'] as const).map(read));
+        (
+          ['termEnds', 'termBytes', 'termDf', 'termPositions', 'docIdEnds', 'docIdBytes', 'docYear', 'docKind'] as const
+        ).map(read),
+      );
       const df = u32View(termDf);
-      return new PostingsStore(file, footer, u32View(termEnds), termBytes, df, f64View(termPositions), termPostingsStarts(df, footer.sections.postings[0]),
-        u32View(docIdEnds), docIdBytes, u16View(docYear), docKind);
+      return new PostingsStore(
+        file,
+        footer,
+        u32View(termEnds),
+        termBytes,
+        df,
+        f64View(termPositions),
+        termPostingsStarts(df, footer.sections.postings[0]),
+        u32View(docIdEnds),
+        docIdBytes,
+        u16View(docYear),
+        docKind,
+      );
     } catch (e) {
       await file.close();
       throw e;
@@ -57,10 +82,14 @@ export class PostingsStore {
     return this.file.close();
   }
 
-  get docs(): number { return this.footer.docs; }
+  get docs(): number {
+    return this.footer.docs;
+  }
 
   /** The index of a document kind, or -1 when no document has it. */
-  kind(name: string): number { return this.footer.kinds.indexOf(name); }
+  kind(name: string): number {
+    return this.footer.kinds.indexOf(name);
+  }
 
   docId(doc: number): string {
     return this.docIdBytes.toString('utf8', doc === 0 ? 0 : this.docIdEnds[doc - 1], this.docIdEnds[doc]);
@@ -74,7 +103,10 @@ export class PostingsStore {
   /** Whether the document's id begins with these bytes. */
   docIdStartsWith(doc: number, prefix: Buffer): boolean {
     const start = doc === 0 ? 0 : this.docIdEnds[doc - 1];
-    return this.docIdEnds[doc] - start >= prefix.length && this.docIdBytes.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+    return (
+      this.docIdEnds[doc] - start >= prefix.length &&
+      this.docIdBytes.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0
+    );
   }
 
   /** The term's index in the directory (terms in byte order), or -1. */
@@ -84,26 +116,42 @@ export class PostingsStore {
 
   /** A term's postings (empty for a term the collection lacks). */
   postings(term: string): Promise<TermPostings> {
-    return this.cached(`p ${term}`, async () => {
-      const t = this.term(term);
-      const df = t < 0 ? 0 : this.termDf[t];
-      const buf = df === 0 ? Buffer.alloc(0) : await readAt(this.file, this.termPostings[t], termPostingsBytes(df));
-      return decodeTermPostings(buf, df);
-    }, (v) => v.impacts.byteLength + v.docs.byteLength);
+    return this.cached(
+      `p ${term}`,
+      async () => {
+        const t = this.term(term);
+        const df = t < 0 ? 0 : this.termDf[t];
+        const buf = df === 0 ? Buffer.alloc(0) : await readAt(this.file, this.termPostings[t], termPostingsBytes(df));
+        return decodeTermPostings(buf, df);
+      },
+      (v) => v.impacts.byteLength + v.docs.byteLength,
+    );
   }
 
   /** A term's positions, entry by entry in the order of its postings (none for a term the collection lacks). */
   positions(term: string): Promise<TermPositions> {
-    return this.cached(`q ${term}`, async () => {
-      const t = this.term(term);
-      if (t < 0) return { bytes: Buffer.alloc(0), from: new Uint32Array(0), to: new Uint32Array(0) };
-      const start = this.termPositions[t];
-      const bytes = await readAt(this.file, this.footer.sections.positions[0] + start, this.termPositions[t + 1] - start);
-      return decodePositionEntries(bytes, this.termDf[t]);
-    }, (v) => v.bytes.length + 8 * v.from.length);
+    return this.cached(
+      `q ${term}`,
+      async () => {
+        const t = this.term(term);
+        if (t < 0) return { bytes: Buffer.alloc(0), from: new Uint32Array(0), to: new Uint32Array(0) };
+        const start = this.termPositions[t];
+        const bytes = await readAt(
+          this.file,
+          this.footer.sections.positions[0] + start,
+          this.termPositions[t + 1] - start,
+        );
+        return decodePositionEntries(bytes, this.termDf[t]);
+      },
+      (v) => v.bytes.length + 8 * v.from.length,
+    );
   }
 
-  private async cached<T extends TermPostings | TermPositions>(key: string, load: () => Promise<T>, size: (v: T) => number): Promise<T> {
+  private async cached<T extends TermPostings | TermPositions>(
+    key: string,
+    load: () => Promise<T>,
+    size: (v: T) => number,
+  ): Promise<T> {
     const hit = this.cache.get(key);
     if (hit) return hit as T;
     const value = await load();
@@ -115,7 +163,11 @@ export class PostingsStore {
 
 /** The release's postings store of a collection, opened once per release. */
 export function postingsStore(release: EngineRelease, collection: Collection): Promise<PostingsStore> {
-  return release.memo(`postings-store:${collection}`, () => PostingsStore.open(join(release.dir, INDEX_DIR, postingsStoreFile(collection))), (s) => void s.close());
+  return release.memo(
+    `postings-store:${collection}`,
+    () => PostingsStore.open(join(release.dir, INDEX_DIR, postingsStoreFile(collection))),
+    (s) => void s.close(),
+  );
 }
 
 async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
@@ -143,4 +195,3 @@ function find(bytes: Buffer, ends: Uint32Array, value: string): number {
   }
   return -1;
 }
-

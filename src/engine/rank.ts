@@ -7,16 +7,16 @@
 // the SQL of test/sql-bm25.ts gives, without a DuckDB statement). The terms' lists are read first; the matching itself
 // is synchronous, so one set of per-document arrays per collection (the accumulator, the touched documents) serves
 // every request.
-import { COLLECTIONS, type Collection } from '../../core/lake/format.ts';
 import { decodePositions } from '../../core/lake/codecs/postings-store.ts';
+import { type Collection, COLLECTIONS } from '../../core/lake/format.ts';
 import { meetingIdPrefix } from '../../core/lake/ids.ts';
-import { isStopTerm, phraseText, type ParsedQuery } from '../../core/text/analysis.ts';
-import { postingsStore, type PostingsStore, type TermPositions } from './postings.ts';
+import { isStopTerm, type ParsedQuery, phraseText } from '../../core/text/analysis.ts';
+import { type PostingsStore, postingsStore, type TermPositions } from './postings.ts';
 import type { EngineRelease } from './release.ts';
 import { snippet } from './snippet.ts';
 import { textsById, warmStores } from './texts.ts';
 import { TopK } from './top-k.ts';
-import { hybridRank, warmVectors, type Retrieval } from './vectors.ts';
+import { hybridRank, type Retrieval, warmVectors } from './vectors.ts';
 
 export interface RankFilters {
   from: number;

@@ -1,6 +1,6 @@
 // A snippet: the stretch of text holding the most distinct query terms and quoted phrases, matched words marked
 // **like this**: a scored term wherever it is, a phrase's words (its stopwords too) where the phrase is printed.
-import { tokenTerms, type ParsedQuery } from '../../core/text/analysis.ts';
+import { type ParsedQuery, tokenTerms } from '../../core/text/analysis.ts';
 
 /** Words a snippet shows. */
 const WINDOW = 32;
@@ -26,11 +26,12 @@ export function snippet(text: string, query: ParsedQuery): string {
   // Windows of WINDOW tokens every STEP, slid along the hits: what each holds, counted by what it matches.
   const held = new Map<string, number>();
   const move = (i: number, by: 1 | -1) => {
-    for (const key of [matches.get(i), phrases.has(i) ? `"${phrases.get(i)}` : undefined]) if (key !== undefined) {
-      const count = (held.get(key) ?? 0) + by;
-      if (count === 0) held.delete(key);
-      else held.set(key, count);
-    }
+    for (const key of [matches.get(i), phrases.has(i) ? `"${phrases.get(i)}` : undefined])
+      if (key !== undefined) {
+        const count = (held.get(key) ?? 0) + by;
+        if (count === 0) held.delete(key);
+        else held.set(key, count);
+      }
   };
   let best = 0;
   let bestScore = -1;
@@ -61,8 +62,15 @@ export function snippet(text: string, query: ParsedQuery): string {
 const WIDE_SPACE = /\s/;
 /** ASCII characters by class: whitespace, digit, letter, other. */
 const [SPACE, DIGIT, LETTER, OTHER] = [1, 2, 3, 0];
-const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (c === 0x20 || (c >= 0x09 && c <= 0x0d) ? SPACE
-  : c >= 0x30 && c <= 0x39 ? DIGIT : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a ? LETTER : OTHER));
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) =>
+  c === 0x20 || (c >= 0x09 && c <= 0x0d)
+    ? SPACE
+    : c >= 0x30 && c <= 0x39
+      ? DIGIT
+      : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a
+        ? LETTER
+        : OTHER,
+);
 
 /**
  * The text's whitespace-delimited tokens (where each starts and ends) and the index terms of those that may hold one of
@@ -74,7 +82,11 @@ const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, c) => (c === 0x20 || (c
  * for them as one term matching nothing (a phrase cannot span it), and one without words (`—`) is left out, as
  * indexTerms leaves it.
  */
-function scan(text: string, wanted: string[], phrases: boolean): { starts: number[]; ends: number[]; terms: Map<number, readonly string[]> } {
+function scan(
+  text: string,
+  wanted: string[],
+  phrases: boolean,
+): { starts: number[]; ends: number[]; terms: Map<number, readonly string[]> } {
   const firsts = new Uint8Array(128);
   for (const t of wanted) if (t.charCodeAt(0) < 128) firsts[t.charCodeAt(0) | 0x20] = 1;
   const digitFirst = wanted.some((t) => ASCII_CLASS[t.charCodeAt(0)] === DIGIT);
@@ -134,7 +146,8 @@ function phraseTokens(terms: Map<number, readonly string[]>, phrases: string[][]
   }
   phrases.forEach((phrase, k) => {
     for (let s = 0; s + phrase.length <= sequence.length; s++) {
-      if (phrase.every((t, j) => sequence[s + j] === t)) for (let j = 0; j < phrase.length; j++) if (!out.has(tokenOf[s + j])) out.set(tokenOf[s + j], k);
+      if (phrase.every((t, j) => sequence[s + j] === t))
+        for (let j = 0; j < phrase.length; j++) if (!out.has(tokenOf[s + j])) out.set(tokenOf[s + j], k);
     }
   });
   return out;

@@ -3,17 +3,33 @@
 // lies (an id, an offset and a length, from `<collection>_docs` or `item_record_refs`) is read once per release into
 // sorted arrays, so a lookup spends no query on it.
 import { readSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { decodeItemRecord, type ItemRecord } from '../../core/lake/codecs/item-records.ts';
 import { decodeText } from '../../core/lake/codecs/text-store.ts';
+import {
+  type Collection,
+  COLLECTIONS,
+  INDEX_DIR,
+  indexTable,
+  ITEM_RECORD_REFS,
+  ITEM_RECORD_STORE,
+  textStoreFile,
+} from '../../core/lake/format.ts';
 import type { EngineRelease } from './release.ts';
-import { COLLECTIONS, INDEX_DIR, indexTable, ITEM_RECORD_REFS, ITEM_RECORD_STORE, textStoreFile, type Collection } from '../../core/lake/format.ts';
 
-interface Refs { ids: string[]; offsets: Float64Array; bytes: Uint32Array }
+interface Refs {
+  ids: string[];
+  offsets: Float64Array;
+  bytes: Uint32Array;
+}
 
 /** A store of the release's index directory: its file, opened once, and its entries' places, read once (SQL: id, offset, bytes). */
-interface Store { file: string; refs: string }
+interface Store {
+  file: string;
+  refs: string;
+}
 
 function refsOf(release: EngineRelease, store: Store): Promise<Refs> {
   return release.memo(`refs:${store.file}`, async () => {
@@ -43,7 +59,11 @@ export function sortedIndexOf<T extends string | number>(values: ArrayLike<T>, v
 function opened(release: EngineRelease, store: Store): Promise<[Refs, FileHandle]> {
   return Promise.all([
     refsOf(release, store),
-    release.memo<FileHandle>(`store:${store.file}`, () => open(join(release.dir, INDEX_DIR, store.file), 'r'), (f) => void f.close()),
+    release.memo<FileHandle>(
+      `store:${store.file}`,
+      () => open(join(release.dir, INDEX_DIR, store.file), 'r'),
+      (f) => void f.close(),
+    ),
   ]);
 }
 
@@ -52,7 +72,12 @@ export const warmStores = (release: EngineRelease): Promise<unknown> =>
   Promise.all([...COLLECTIONS.map((c) => opened(release, textStore(c))), opened(release, ITEM_RECORDS)]);
 
 /** The entries of `ids` in a store, decoded, by id (ids without an entry are left out). */
-async function readById<T>(release: EngineRelease, store: Store, ids: string[], decode: (entry: Uint8Array) => T): Promise<Map<string, T>> {
+async function readById<T>(
+  release: EngineRelease,
+  store: Store,
+  ids: string[],
+  decode: (entry: Uint8Array) => T,
+): Promise<Map<string, T>> {
   if (ids.length === 0) return new Map();
   const [refs, file] = await opened(release, store);
   const found = ids.map((id) => sortedIndexOf(refs.ids, id)).filter((i) => i >= 0);

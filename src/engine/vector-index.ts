@@ -4,9 +4,11 @@
 // Over many passages it first ranks them on their projection onto the vectors' COARSE leading principal directions
 // and scores exactly only the pages of the best CANDIDATES passages (and the lexical candidates): at SCALE=1 that
 // finds 0.99 of the exact top 100 pages (docs/hybrid.md). Both scans run in WebAssembly SIMD (./vector-scan.wat).
-import type { DuckDBListVector } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
+
+import type { DuckDBListVector } from '@duckdb/node-api';
 import wabt from 'wabt';
+
 import type { EngineRelease } from './release.ts';
 
 /** Dimensions of the first pass (the scan in ./vector-scan.wat reads 32 floats a row). */
@@ -59,7 +61,8 @@ async function vectorScan(rows: number, dim: number): Promise<VectorScan> {
   const coarseQuery = aligned(query + dim * 8);
   const scores = coarseQuery + COARSE * 4;
   const bytes = scores + rows * 4;
-  if (bytes > 2 ** 32) throw new Error(`${rows} passages of ${dim} dimensions need ${bytes} bytes, over WebAssembly's 4 GB`);
+  if (bytes > 2 ** 32)
+    throw new Error(`${rows} passages of ${dim} dimensions need ${bytes} bytes, over WebAssembly's 4 GB`);
   const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / 65_536) });
   const { exports } = await WebAssembly.instantiate(await scanModule, { env: { memory } });
   const scoreRows = exports.scores as (coarse: number, query: number, rows: number, out: number) => void;
@@ -77,17 +80,27 @@ async function vectorScan(rows: number, dim: number): Promise<VectorScan> {
 
 export function vectorIndex(release: EngineRelease, dim: number): Promise<VectorIndex> {
   return release.memo('vector-index', async () => {
-    const [{ n, pages }] = await release.pool.rows(`SELECT count(*)::INTEGER AS n, count(DISTINCT page_id)::INTEGER AS pages FROM page_embeddings`);
+    const [{ n, pages }] = await release.pool.rows(
+      `SELECT count(*)::INTEGER AS n, count(DISTINCT page_id)::INTEGER AS pages FROM page_embeddings`,
+    );
     const scan = await vectorScan(Number(n), dim);
     const index: VectorIndex = {
-      dim, ids: [], position: new Map(), year: new Uint16Array(Number(pages)), kind: [], start: new Uint32Array(Number(pages) + 1),
-      basis: new Float32Array(COARSE * dim), scan,
+      dim,
+      ids: [],
+      position: new Map(),
+      year: new Uint16Array(Number(pages)),
+      kind: [],
+      start: new Uint32Array(Number(pages) + 1),
+      basis: new Float32Array(COARSE * dim),
+      scan,
     };
     let row = 0;
     // Each chunk's floats are read from the list column's one child vector (no JSON value per float). Read in the
     // file's order, which the build wrote sorted by page and passage: sorting again held every vector in DuckDB's
     // memory at once (0.9 GB at SCALE=10), past its limit while the warm-up read other tables beside it.
-    const chunks = release.pool.chunks(`SELECT page_id AS id, year::INTEGER AS y, kind AS k, vector::FLOAT[] AS v FROM page_embeddings`);
+    const chunks = release.pool.chunks(
+      `SELECT page_id AS id, year::INTEGER AS y, kind AS k, vector::FLOAT[] AS v FROM page_embeddings`,
+    );
     for await (const chunk of chunks) {
       const [ids, years, kinds] = [0, 1, 2].map((c) => chunk.getColumnVector(c));
       const lists = chunk.getColumnVector(3) as DuckDBListVector;
@@ -96,13 +109,15 @@ export function vectorIndex(release: EngineRelease, dim: number): Promise<Vector
         const id = String(ids.getItem(r));
         const last = index.ids.at(-1);
         if (last !== id) {
-          if (last !== undefined && id < last) throw new Error(`page_embeddings is not in page order (${id} after ${last})`);
+          if (last !== undefined && id < last)
+            throw new Error(`page_embeddings is not in page order (${id} after ${last})`);
           index.start[index.ids.length] = row;
           index.year[index.ids.length] = Number(years.getItem(r));
           index.kind.push(String(kinds.getItem(r)));
           index.ids.push(id);
         }
-        for (let d = 0, at = lists.getEntryOffset(r), to = row * dim; d < dim; d++) scan.vectors[to + d] = floats.getItem(at + d) as number;
+        for (let d = 0, at = lists.getEntryOffset(r), to = row * dim; d < dim; d++)
+          scan.vectors[to + d] = floats.getItem(at + d) as number;
       }
     }
     index.start[index.ids.length] = row;
@@ -148,19 +163,28 @@ async function project(vectors: Float32Array, dim: number, basis: Float32Array, 
   const count = basis.length / dim;
   const rows = vectors.length / dim;
   for (let r = 0; r < rows; r++) {
-    for (let e = 0; e < count; e++) out[r * count + e] = dot(basis, e * dim, vectors.subarray(r * dim, (r + 1) * dim), dim);
+    for (let e = 0; e < count; e++)
+      out[r * count + e] = dot(basis, e * dim, vectors.subarray(r * dim, (r + 1) * dim), dim);
     if (r % 4096 === 4095) await new Promise((done) => setImmediate(done));
   }
 }
 
-export interface VectorHit { id: string; sim: number; rank: number }
+export interface VectorHit {
+  id: string;
+  sim: number;
+  rank: number;
+}
 
 /**
  * The inner product of `q` with the `dim` floats of `v` from `o`, in four sums: ./vector-scan.wat's `best` adds the
  * same products in the same order (test/vector-index.test.ts holds them to the bit).
  */
 export function dot(v: Float32Array, o: number, q: Float32Array, dim: number): number {
-  let a = 0, b = 0, c = 0, d = 0, j = 0;
+  let a = 0,
+    b = 0,
+    c = 0,
+    d = 0,
+    j = 0;
   for (; j + 3 < dim; j += 4) {
     a += v[o + j] * q[j];
     b += v[o + j + 1] * q[j + 1];
@@ -175,11 +199,16 @@ export function dot(v: Float32Array, o: number, q: Float32Array, dim: number): n
  * Pages under the filters by their best passage's similarity to `query` (descending, then id): the first `depth`, and
  * any of `also` beyond them with their rank among the pages scored.
  */
-export function nearestPages(index: VectorIndex, query: ArrayLike<number>, f: { from: number; to: number; kind?: string; depth: number; also: string[]; candidates?: number }): VectorHit[] {
+export function nearestPages(
+  index: VectorIndex,
+  query: ArrayLike<number>,
+  f: { from: number; to: number; kind?: string; depth: number; also: string[]; candidates?: number },
+): VectorHit[] {
   const { start, ids, scan } = index;
   const q = Float32Array.from(query);
   scan.query.set(q);
-  const pass = (k: number) => index.year[k] >= f.from && index.year[k] <= f.to && (f.kind === undefined || index.kind[k] === f.kind);
+  const pass = (k: number) =>
+    index.year[k] >= f.from && index.year[k] <= f.to && (f.kind === undefined || index.kind[k] === f.kind);
   const pages: number[] = [];
   let rows = 0;
   for (let k = 0; k < ids.length; k++) {
@@ -232,10 +261,11 @@ function candidatePages(index: VectorIndex, q: Float32Array, pages: number[], ca
   const bins = new Uint32Array(4096);
   const width = (max - min) / bins.length || 1;
   for (let r = 0; r < runs.length; r += 2) {
-    for (let row = runs[r]; row < runs[r + 1]; row++) bins[Math.min(bins.length - 1, Math.floor((scores[row] - min) / width))]++;
+    for (let row = runs[r]; row < runs[r + 1]; row++)
+      bins[Math.min(bins.length - 1, Math.floor((scores[row] - min) / width))]++;
   }
   let bin = bins.length - 1;
-  for (let seen = bins[bin]; seen < candidates && bin > 0; ) seen += bins[--bin];
+  for (let seen = bins[bin]; seen < candidates && bin > 0;) seen += bins[--bin];
   const floor = min + bin * width;
   const out: number[] = [];
   for (const k of pages) {

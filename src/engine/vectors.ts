@@ -9,14 +9,14 @@
 import type { EmbeddingSettings } from '../../core/config.ts';
 import { GloveEmbedder } from '../../core/embed/glove.ts';
 import { LsaEmbedder } from '../../core/embed/lsa.ts';
-import { TermVectorEmbedder, type TermModel } from '../../core/embed/term-vectors.ts';
 import { OpenAIEmbedder } from '../../core/embed/openai.ts';
-import { EmbeddingError, isZero, type Embedder } from '../../core/embed/provider.ts';
+import { type Embedder, EmbeddingError, isZero } from '../../core/embed/provider.ts';
+import { type TermModel, TermVectorEmbedder } from '../../core/embed/term-vectors.ts';
 import type { EmbeddingsEntry } from '../../core/lake/format.ts';
-import type { EngineRelease } from './release.ts';
 import type { ParsedQuery } from '../../core/text/analysis.ts';
-import { exactSignals, fuse, PROTECTED, type ExactSignal } from './fusion.ts';
+import { type ExactSignal, exactSignals, fuse, PROTECTED } from './fusion.ts';
 import { postingsStore } from './postings.ts';
+import type { EngineRelease } from './release.ts';
 import { sortedIndexOf } from './texts.ts';
 import { nearestPages, vectorIndex } from './vector-index.ts';
 
@@ -48,10 +48,19 @@ interface Loaded {
 const failures = new WeakMap<EngineRelease, string>();
 
 /** The release's vectors in memory (vector-index.ts) and its query embedder, loaded once per release. */
-const vectorsOf = (release: EngineRelease): Promise<Loaded | null> => release.memo('vectors', () => load(release).then(
-  (loaded) => { failures.delete(release); return loaded; },
-  (e: Error) => { failures.set(release, `page embeddings could not be loaded (${e.message})`); throw e; },
-));
+const vectorsOf = (release: EngineRelease): Promise<Loaded | null> =>
+  release.memo('vectors', () =>
+    load(release).then(
+      (loaded) => {
+        failures.delete(release);
+        return loaded;
+      },
+      (e: Error) => {
+        failures.set(release, `page embeddings could not be loaded (${e.message})`);
+        throw e;
+      },
+    ),
+  );
 
 /** Reads the release's vectors and query model ahead of the first hybrid query (a release without them: nothing). */
 export const warmVectors = (release: EngineRelease): Promise<unknown> => vectorsOf(release);
@@ -76,7 +85,11 @@ async function load(release: EngineRelease): Promise<Loaded | null> {
   await vectorIndex(release, entry.dim);
   // A stored model's terms are held in memory (a few MB): a query's words are looked up without a statement.
   const lookup = stored ? TermVectorEmbedder.lookupOf(await termModel(release, entry)) : null;
-  const model = !lookup ? null : entry.provider === 'lsa' ? new LsaEmbedder(entry.model, entry.dim, lookup) : new GloveEmbedder(entry.model, entry.dim, lookup);
+  const model = !lookup
+    ? null
+    : entry.provider === 'lsa'
+      ? new LsaEmbedder(entry.model, entry.dim, lookup)
+      : new GloveEmbedder(entry.model, entry.dim, lookup);
   return { entry, embedder: queryEmbedder(entry, model, release.settings.embedding ?? null) };
 }
 
@@ -85,17 +98,30 @@ async function termModel(release: EngineRelease, entry: EmbeddingsEntry): Promis
   const rows = await release.pool.rows('SELECT term, idf, projection FROM embedding_terms ORDER BY term');
   const projection = new Float32Array(rows.length * entry.dim);
   rows.forEach((r, i) => projection.set(r.projection as number[], i * entry.dim));
-  return { name: entry.model, dim: entry.dim, terms: rows.map((r) => String(r.term)), idf: Float64Array.from(rows, (r) => Number(r.idf)), projection };
+  return {
+    name: entry.model,
+    dim: entry.dim,
+    terms: rows.map((r) => String(r.term)),
+    idf: Float64Array.from(rows, (r) => Number(r.idf)),
+    projection,
+  };
 }
 
 /**
  * The query's embedder, or why there is none: the release's stored model, or the configured endpoint when it serves
  * the release's model. Queries do not retry: the lexical answer is the fallback.
  */
-function queryEmbedder(entry: EmbeddingsEntry, stored: TermVectorEmbedder | null, endpoint: EmbeddingSettings | null): Embedder | string {
-  if (entry.provider !== 'openai-compatible') return stored ?? `this release's ${entry.model} vectors have no embedding_terms to embed the query with`;
-  if (!endpoint) return `no embedding endpoint is configured for this release's model ${entry.model} (set EMBEDDING_URL)`;
-  if (endpoint.model !== entry.model) return `the configured embedding model ${endpoint.model} is not this release's model ${entry.model}`;
+function queryEmbedder(
+  entry: EmbeddingsEntry,
+  stored: TermVectorEmbedder | null,
+  endpoint: EmbeddingSettings | null,
+): Embedder | string {
+  if (entry.provider !== 'openai-compatible')
+    return stored ?? `this release's ${entry.model} vectors have no embedding_terms to embed the query with`;
+  if (!endpoint)
+    return `no embedding endpoint is configured for this release's model ${entry.model} (set EMBEDDING_URL)`;
+  if (endpoint.model !== entry.model)
+    return `the configured embedding model ${endpoint.model} is not this release's model ${entry.model}`;
   return new OpenAIEmbedder({ ...endpoint, retries: 0 });
 }
 
@@ -114,42 +140,86 @@ function failureReason(e: unknown, model: string): string {
  * fused ranking (`used: hybrid`) or the lexical one cut to `limit` with the reason. `text` is the query as typed (it is
  * embedded, and read for exact signals), `query` its analysis.
  */
-export async function hybridRank(release: EngineRelease, p: { text: string; query: ParsedQuery; kind?: string; from: number; to: number; limit: number }, lexical: (depth: number) => Promise<Ranked>): Promise<Ranked & { retrieval: Retrieval }> {
+export async function hybridRank(
+  release: EngineRelease,
+  p: { text: string; query: ParsedQuery; kind?: string; from: number; to: number; limit: number },
+  lexical: (depth: number) => Promise<Ranked>,
+): Promise<Ranked & { retrieval: Retrieval }> {
   const depth = Math.max(DEPTH, p.limit);
   const fallback = async (reason: string, lex?: Ranked) => {
     const l = lex ?? (await lexical(p.limit));
-    return { hits: l.hits.slice(0, p.limit), total: l.total, retrieval: { requested: 'hybrid' as const, used: 'lexical' as const, embeddingModel: null, semanticCoverage: 0, fallbackReason: reason } };
+    return {
+      hits: l.hits.slice(0, p.limit),
+      total: l.total,
+      retrieval: {
+        requested: 'hybrid' as const,
+        used: 'lexical' as const,
+        embeddingModel: null,
+        semanticCoverage: 0,
+        fallbackReason: reason,
+      },
+    };
   };
   const loading = vectorsFor(release);
   if (typeof loading === 'string') return fallback(loading);
   const vectors = await loading.catch((e: Error) => new Error(`page embeddings could not be loaded (${e.message})`));
   if (vectors instanceof Error) return fallback(vectors.message);
-  if (!vectors) return fallback(release.settings.embedding ? 'this release has no page embeddings (the embedding endpoint is configured, but the pages were not embedded)' : 'this release has no page embeddings and no embedding endpoint is configured');
+  if (!vectors)
+    return fallback(
+      release.settings.embedding
+        ? 'this release has no page embeddings (the embedding endpoint is configured, but the pages were not embedded)'
+        : 'this release has no page embeddings and no embedding endpoint is configured',
+    );
   const { embedder } = vectors;
   if (typeof embedder === 'string') return fallback(embedder);
 
-  const [lex, qv] = await Promise.all([lexical(depth), embedder.embed([p.text]).then((v) => v[0], (e: unknown) => failureReason(e, vectors.entry.model))]);
+  const [lex, qv] = await Promise.all([
+    lexical(depth),
+    embedder.embed([p.text]).then(
+      (v) => v[0],
+      (e: unknown) => failureReason(e, vectors.entry.model),
+    ),
+  ]);
   if (typeof qv === 'string') return fallback(qv, lex);
-  if (qv.length !== vectors.entry.dim) return fallback(`the embedding endpoint returned ${qv.length} dimensions, this release's vectors have ${vectors.entry.dim}`, lex);
+  if (qv.length !== vectors.entry.dim)
+    return fallback(
+      `the embedding endpoint returned ${qv.length} dimensions, this release's vectors have ${vectors.entry.dim}`,
+      lex,
+    );
   if (isZero(qv)) return fallback(`none of the query's words is in the vocabulary of ${vectors.entry.model}`, lex);
 
   // The vector ranking over every page under the filters; kept: its top `depth` and the lexical candidates.
-  const rows = nearestPages(await vectorIndex(release, vectors.entry.dim), qv, { from: p.from, to: p.to, kind: p.kind, depth, also: lex.hits.map((r) => r.id) });
+  const rows = nearestPages(await vectorIndex(release, vectors.entry.dim), qv, {
+    from: p.from,
+    to: p.to,
+    kind: p.kind,
+    depth,
+    also: lex.hits.map((r) => r.id),
+  });
   const similarity = new Map(rows.map((r) => [r.id, r.sim]));
   const inTop = rows.filter((r) => r.rank <= depth).map((r) => r.sim);
   const floor = inTop.length ? Math.min(...inTop) : 0;
   for (const r of rows) if (r.rank > depth) similarity.set(r.id, Math.min(floor, r.sim));
 
   const signals = exactSignals(p.text);
-  const whole = signals.length ? null : await wholeMatches(release, p.query.terms, lex.hits.slice(0, PROTECTED).map((r) => r.id));
+  const whole = signals.length
+    ? null
+    : await wholeMatches(
+        release,
+        p.query.terms,
+        lex.hits.slice(0, PROTECTED).map((r) => r.id),
+      );
   const { ranked, kept } = fuse(lex.hits, similarity, floor, (id) => !whole || whole.has(id));
   const covered = ranked.filter((r) => similarity.has(r.id)).length;
   return {
     hits: ranked.slice(0, p.limit),
     total: ranked.length,
     retrieval: {
-      requested: 'hybrid', used: 'hybrid', embeddingModel: vectors.entry.model,
-      semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0, fallbackReason: null,
+      requested: 'hybrid',
+      used: 'hybrid',
+      embeddingModel: vectors.entry.model,
+      semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0,
+      fallbackReason: null,
       exactMatch: { signals, kept },
     },
   };
@@ -164,8 +234,10 @@ async function wholeMatches(release: EngineRelease, wanted: string[], ids: strin
   if (wanted.length === 0) return new Set();
   const store = await postingsStore(release, 'page');
   const lists = await Promise.all(wanted.map((t) => store.postings(t)));
-  return new Set(ids.filter((id) => {
-    const d = store.docNo(id);
-    return d >= 0 && lists.every((l) => sortedIndexOf(l.docs, d) >= 0);
-  }));
+  return new Set(
+    ids.filter((id) => {
+      const d = store.docNo(id);
+      return d >= 0 && lists.every((l) => sortedIndexOf(l.docs, d) >= 0);
+    }),
+  );
 }

@@ -5,7 +5,11 @@ import { ByteLru } from '../lake/lru.ts';
 import type { Release } from '../lake/release.ts';
 
 /** One rendered answer: its content type, body text and the `Link` header it carried (or ''). */
-export interface Answer { type: string; text: string; link: string }
+export interface Answer {
+  type: string;
+  text: string;
+  link: string;
+}
 
 /** The answers of one release, by key; one answer of more than an eighth of the bytes is not kept (it would empty the cache). */
 class Answers {

@@ -2,7 +2,8 @@
 import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
-import { limitsOf, type Config } from '../config.ts';
+
+import { type Config, limitsOf } from '../config.ts';
 import type { Lake } from '../lake/lake.ts';
 import { Overloaded, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
@@ -12,10 +13,10 @@ import { answersOf } from './answers.ts';
 import { etagOf, notModified } from './cache.ts';
 import { compression } from './compress.ts';
 import { Downloads } from './downloads.ts';
-import { isEndpoint, type Endpoint, type Mount } from './endpoints.ts';
-import { routes } from './routes/index.ts';
-import { HttpError, notFound, problemTypeOf, toProblem, type ProblemType } from './errors.ts';
+import { type Endpoint, isEndpoint, type Mount } from './endpoints.ts';
+import { HttpError, notFound, type ProblemType, problemTypeOf, toProblem } from './errors.ts';
 import { readParams } from './params.ts';
+import { routes } from './routes/index.ts';
 import type { State } from './state.ts';
 import { ownBase, Urls } from './urls.ts';
 import { clientFault, faultLine, whenDone } from './wire.ts';
@@ -24,7 +25,11 @@ import { clientFault, faultLine, whenDone } from './wire.ts';
 export type App = Koa & { admitted: () => number; downloads: Downloads };
 
 /** Answered outside admission: cheap, or bounded elsewhere (release files have their own download pool). */
-const unadmitted = (path: string) => path === '/api/health' || path.startsWith('/assets/') || path.startsWith('/problems/') || /^\/api\/releases\/[^/]+\/files\//.test(path);
+const unadmitted = (path: string) =>
+  path === '/api/health' ||
+  path.startsWith('/assets/') ||
+  path.startsWith('/problems/') ||
+  /^\/api\/releases\/[^/]+\/files\//.test(path);
 
 type Format = 'json' | 'md' | 'ndjson';
 
@@ -38,27 +43,59 @@ function negotiate(ctx: Context, markdown: boolean, ndjson = false): Format {
   if (ndjson && ctx.query.format === 'ndjson') return 'ndjson';
   const accept = ctx.get('Accept');
   if (markdown && /text\/markdown/i.test(accept) && !/application\/json/i.test(accept)) return 'md';
-  const preferred = accept ? ctx.accepts('application/json', 'application/problem+json', ...(markdown ? ['text/markdown'] : []), ...(ndjson ? ['application/x-ndjson'] : [])) : 'application/json';
-  if (!preferred) throw new HttpError(406, 'Not acceptable', `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}${ndjson ? ' or application/x-ndjson' : ''}`);
+  const preferred = accept
+    ? ctx.accepts(
+        'application/json',
+        'application/problem+json',
+        ...(markdown ? ['text/markdown'] : []),
+        ...(ndjson ? ['application/x-ndjson'] : []),
+      )
+    : 'application/json';
+  if (!preferred)
+    throw new HttpError(
+      406,
+      'Not acceptable',
+      `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}${ndjson ? ' or application/x-ndjson' : ''}`,
+    );
   if (ndjson && preferred === 'application/x-ndjson' && ctx.query.format === undefined) return 'ndjson';
   return 'json';
 }
 
 /** An HTML page instead of a problem document: a 404 off the API to a client that prefers HTML (a browser). */
-const wantsHtml = (ctx: Context) => !ctx.path.startsWith('/api/') && ctx.accepts('application/problem+json', 'application/json', 'text/html') === 'text/html';
+const wantsHtml = (ctx: Context) =>
+  !ctx.path.startsWith('/api/') &&
+  ctx.accepts('application/problem+json', 'application/json', 'text/html') === 'text/html';
 
-function problem(ctx: Context, status: number, title: string, detail: string, extra: Record<string, unknown> = {}, type: ProblemType = problemTypeOf(status)) {
+function problem(
+  ctx: Context,
+  status: number,
+  title: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+  type: ProblemType = problemTypeOf(status),
+) {
   ctx.status = status;
   ctx.vary('Accept');
   if (status === 404 && wantsHtml(ctx)) {
     ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
     ctx.body = notFoundHtml(ctx.path, detail);
     return;
   }
   const { urls, release } = ctx.state as State;
   ctx.type = 'application/problem+json';
-  ctx.body = { type: urls.problem(type), title, status, detail, instance: ctx.path, ...extra, release: release?.id ?? null };
+  ctx.body = {
+    type: urls.problem(type),
+    title,
+    status,
+    detail,
+    instance: ctx.path,
+    ...extra,
+    release: release?.id ?? null,
+  };
 }
 
 /** The next page of a paged answer (snapshot pages, the change feed, meetings), as the request's own query with the cursor moved. */
@@ -99,13 +136,40 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       // Once the answer is over (sent, or its client gone, perhaps long before): a retired release can close.
       whenDone(ctx.res, () => {
         for (const r of (ctx.state as State).holds) r.drop();
-        config.log(JSON.stringify({ time: new Date().toISOString(), method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10, release: (ctx.state as State).release.id }));
+        config.log(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            release: (ctx.state as State).release.id,
+          }),
+        );
       });
     }
   });
   // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts). A preflight
   // may be cached for a day (browsers cap it lower: Chromium at 2 hours).
-  app.use(cors({ origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'), allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['X-Release-Id', 'ETag', 'Link', 'X-Schema-Version', 'X-Next-Cursor', 'X-Total-Count', 'Content-Range', 'Accept-Ranges', 'Content-Length'], maxAge: 86400, keepHeadersOnError: true }));
+  app.use(
+    cors({
+      origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'),
+      allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+      exposeHeaders: [
+        'X-Release-Id',
+        'ETag',
+        'Link',
+        'X-Schema-Version',
+        'X-Next-Cursor',
+        'X-Total-Count',
+        'Content-Range',
+        'Accept-Ranges',
+        'Content-Length',
+      ],
+      maxAge: 86400,
+      keepHeadersOnError: true,
+    }),
+  );
   // Outside the problem documents, so they are compressed too.
   app.use(compression());
   app.use(async (ctx, next) => {
@@ -123,7 +187,9 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
         for (const [k, v] of Object.entries(p.headers)) ctx.set(k, v);
         problem(ctx, p.status, p.title, p.detail, p.extra, p.type);
       } else {
-        config.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', path: ctx.path, error: (e as Error).stack }));
+        config.log(
+          JSON.stringify({ time: new Date().toISOString(), level: 'error', path: ctx.path, error: (e as Error).stack }),
+        );
         problem(ctx, 500, 'Internal error', 'the server could not answer this request');
       }
     }
@@ -143,7 +209,10 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     // A last line of defence: whatever a handler waits on, the request is answered (503) once its time is up.
     let deadline: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
-      deadline = setTimeout(() => reject(new QueryTimeout('request exceeded its time limit')), config.queryTimeoutMs * 2 + 1000);
+      deadline = setTimeout(
+        () => reject(new QueryTimeout('request exceeded its time limit')),
+        config.queryTimeoutMs * 2 + 1000,
+      );
     });
     try {
       await Promise.race([next(), expired]);
@@ -162,7 +231,14 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     const pinned = await lake.acquireById(id);
     if (!pinned) {
       const kept = await lake.kept();
-      throw new HttpError(404, 'Release not kept', `release ${id} is not kept on this server; kept releases: ${kept.join(', ') || 'none'}`, { keptReleases: kept }, {}, 'release-not-kept');
+      throw new HttpError(
+        404,
+        'Release not kept',
+        `release ${id} is not kept on this server; kept releases: ${kept.join(', ') || 'none'}`,
+        { keptReleases: kept },
+        {},
+        'release-not-kept',
+      );
     }
     const state = ctx.state as State;
     state.holds.push(pinned);
@@ -173,7 +249,10 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
 
   const serve = (ep: Endpoint) => async (ctx: Context) => {
     // A `.md` path of an endpoint with no Markdown rendering names nothing (never its JSON).
-    if (!ep.markdown && Object.values(ctx.params ?? {}).some((v) => String(v).endsWith('.md'))) throw notFound(`${ep.path.replace(/:(\w+)/g, '{$1}')} has no Markdown rendering; it answers application/json${ep.ndjson ? ' or application/x-ndjson' : ''}`);
+    if (!ep.markdown && Object.values(ctx.params ?? {}).some((v) => String(v).endsWith('.md')))
+      throw notFound(
+        `${ep.path.replace(/:(\w+)/g, '{$1}')} has no Markdown rendering; it answers application/json${ep.ndjson ? ' or application/x-ndjson' : ''}`,
+      );
     const format = negotiate(ctx, ep.markdown !== undefined, ep.ndjson);
     const path: Record<string, string> = {};
     for (const [k, v] of Object.entries(ctx.params ?? {})) path[k] = String(v).replace(/\.md$/, '');
@@ -185,7 +264,11 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
     // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
     // Pinned to a release, the answer never changes; the current release may be replaced, so a minute's freshness.
-    const fresh = notModified(ctx, etagOf(`${release.id}\n${ctx.url}\n${format}`), typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60');
+    const fresh = notModified(
+      ctx,
+      etagOf(`${release.id}\n${ctx.url}\n${format}`),
+      typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60',
+    );
     ctx.vary('Accept');
     if (fresh) return;
     const urls = (ctx.state as State).urls;
@@ -198,18 +281,23 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       ctx.body = cached.text;
       return;
     }
-    const body = ep.query ? await ep.query(release, urls, params) : await ep.handler!({ release, urls, params, path, ctx });
+    const body = ep.query
+      ? await ep.query(release, urls, params)
+      : await ep.handler!({ release, urls, params, path, ctx });
     const next = nextQuery(ctx, body);
-    if (next) ctx.set('Link', `<${urls.api(ctx.path, { ...(ctx.query as Record<string, string>), ...next })}>; rel="next"`);
+    if (next)
+      ctx.set('Link', `<${urls.api(ctx.path, { ...(ctx.query as Record<string, string>), ...next })}>; rel="next"`);
     if (body === undefined) return; // the handler answered itself (a stream)
     if (config.contractChecks) {
       const violations = checkResponse(ep.response, body);
-      if (violations.length) throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
+      if (violations.length)
+        throw new Error(`contract violation on ${ep.path}: ${JSON.stringify(violations.slice(0, 3))}`);
     }
     const link = ctx.response.get('Link') ?? '';
-    const answer = format === 'md'
-      ? { type: 'text/markdown; charset=utf-8', text: ep.markdown!(body), link }
-      : { type: 'application/json; charset=utf-8', text: JSON.stringify(body), link };
+    const answer =
+      format === 'md'
+        ? { type: 'text/markdown; charset=utf-8', text: ep.markdown!(body), link }
+        : { type: 'application/json; charset=utf-8', text: JSON.stringify(body), link };
     answers?.set(key, answer);
     ctx.type = answer.type;
     ctx.body = answer.text;
@@ -226,7 +314,11 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
 
   // Errors after the headers went out (a streamed body): a client that went away or spoke bad HTTP is one line.
   app.on('error', (e: Error & { code?: string }) => {
-    config.log(clientFault(e) ? faultLine('client-gone', e) : JSON.stringify({ time: new Date().toISOString(), level: 'error', error: e.stack }));
+    config.log(
+      clientFault(e)
+        ? faultLine('client-gone', e)
+        : JSON.stringify({ time: new Date().toISOString(), level: 'error', error: e.stack }),
+    );
   });
   app.use(router.routes());
   app.use(async (ctx, next) => {
@@ -235,7 +327,11 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     const known = router.match(ctx.path, 'GET').path.length > 0;
     if (known && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD, OPTIONS');
-      throw new HttpError(405, 'Method not allowed', `${ctx.method} is not allowed on ${ctx.path}; this service is read-only`);
+      throw new HttpError(
+        405,
+        'Method not allowed',
+        `${ctx.method} is not allowed on ${ctx.path}; this service is read-only`,
+      );
     }
   });
   return Object.assign(app, { admitted: () => admitted, downloads });

@@ -1,6 +1,7 @@
 // Validators and freshness for answers outside the endpoint table (the page, the OpenAPI document, health): an ETag,
 // Cache-Control, and a 304 when If-None-Match names the ETag (weak comparison, RFC 9110 13.1.2).
 import { createHash } from 'node:crypto';
+
 import type { Context } from 'koa';
 
 /** A strong ETag of some bytes (or of a key that names them). */

@@ -3,9 +3,10 @@
 // Content-Length; streamed bodies (NDJSON pages) are compressed as they stream, each slice of at most 64 KiB flushed
 // on its own, so a slow reader gets whole records as they are made and backpressure reaches the source. Release files
 // (Parquet, byte ranges) and the MCP transport are sent as they are.
-import { Transform, pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
+
 import type { Context, Middleware } from 'koa';
 
 export type Coding = 'br' | 'gzip' | 'identity';

@@ -2,7 +2,9 @@
 // ranges (RFC 9110 §14) a download may be limited to.
 import { createReadStream } from 'node:fs';
 import { finished, type Readable } from 'node:stream';
+
 import type { Context } from 'koa';
+
 import type { Limits } from '../config.ts';
 import { HttpError } from './errors.ts';
 

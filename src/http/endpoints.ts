@@ -2,6 +2,7 @@
 // rendering), raw routes and mounted ones. The router, the OpenAPI document and the MCP tools (src/mcp/tools.ts) are
 // all built from the one list (routes/index.ts), so they cannot drift apart. Each area keeps its routes in routes/.
 import type { Context, Middleware } from 'koa';
+
 import type { Release } from '../lake/release.ts';
 import type { Links } from '../queries/links.ts';
 import type { ParamsSchemaId, SchemaTypes } from '../schema-types.ts';

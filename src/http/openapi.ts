@@ -5,23 +5,24 @@
 // which drives every operation with its examples.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCHEMA_DIR, schema, schemas } from '../schemas.ts';
-import { isEndpoint, type Endpoint, type Route } from './endpoints.ts';
+
+import { schema, SCHEMA_DIR, schemas } from '../schemas.ts';
+import { type Endpoint, isEndpoint, type Route } from './endpoints.ts';
 import {
   CACHING,
   componentName,
   defName,
+  type Examples,
   header,
-  HEADERS,
   headerRef,
+  HEADERS,
   openPath,
+  type OperationExamples,
   operationId,
   pathParameter,
   problem,
   ref,
   response,
-  type Examples,
-  type OperationExamples,
 } from './openapi-parts.ts';
 
 export { componentName, type Examples, type OperationExamples } from './openapi-parts.ts';
@@ -64,6 +65,20 @@ export function readExamples(): Examples {
   return JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Examples;
 }
 
+/** A query parameter's schema as schemas/params/ write it. */
+interface ParamSchema {
+  description?: string;
+  examples?: unknown[];
+  enum?: unknown[];
+  [keyword: string]: unknown;
+}
+
+/** The document before `servers` and `contact` name the server. */
+interface OpenApiDocument {
+  info: object;
+  [field: string]: unknown;
+}
+
 /** The operation of an endpoint of the table, on its own path or on its `.md` path (Markdown only). */
 function endpointOperation(
   ep: Endpoint,
@@ -71,7 +86,7 @@ function endpointOperation(
   markdownPath: boolean,
   ex: OperationExamples | undefined,
 ): object {
-  const p = schema(ep.params) as unknown as { properties: Record<string, any>; required?: string[] };
+  const p = schema(ep.params) as unknown as { properties: Record<string, ParamSchema>; required?: string[] };
   const names = [...ep.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const pathParams = names.map((n) => pathParameter(n, ep.path, ex?.parameters[n]));
   const query = Object.entries(p.properties)
@@ -170,9 +185,9 @@ const JSON_RPC = {
   },
 };
 
-const built = new WeakMap<readonly Route[], Record<string, any>>();
+const built = new WeakMap<readonly Route[], OpenApiDocument>();
 
-function build(routes: readonly Route[]): Record<string, any> {
+function build(routes: readonly Route[]): OpenApiDocument {
   const examples = readExamples();
   const ex = (key: string) => examples.operations[key];
   const paths: Record<string, Record<string, unknown>> = {};

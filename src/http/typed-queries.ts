@@ -2,6 +2,19 @@
 // `declared` in endpoints.ts): the same functions, so nothing changes at run time, and the contract check verifies each
 // answer against its schema. The endpoint table, the record pages, the feeds and the MCP tools call them from here.
 // A query the engine types (its DuckDB rows' columns declared) leaves this list and is imported directly.
+import type { Release } from '../lake/release.ts';
+import * as housing from '../queries/aggregates/housing.ts';
+import * as aggregates from '../queries/aggregates/votes.ts';
+import * as changes from '../queries/changes.ts';
+import * as comments from '../queries/comments.ts';
+import * as evidence from '../queries/evidence.ts';
+import * as items from '../queries/items.ts';
+import type { Links } from '../queries/links.ts';
+import * as meetings from '../queries/meetings.ts';
+import * as pages from '../queries/pages.ts';
+import * as quality from '../queries/quality.ts';
+import * as searches from '../queries/search.ts';
+import * as snapshots from '../queries/snapshots.ts';
 import type {
   ChangeFeed,
   CommentRecord,
@@ -20,19 +33,6 @@ import type {
   SnapshotRecord,
   VotesAggregate,
 } from '../schema-types.ts';
-import type { Release } from '../lake/release.ts';
-import type { Links } from '../queries/links.ts';
-import * as aggregates from '../queries/aggregates/votes.ts';
-import * as changes from '../queries/changes.ts';
-import * as comments from '../queries/comments.ts';
-import * as evidence from '../queries/evidence.ts';
-import * as housing from '../queries/aggregates/housing.ts';
-import * as items from '../queries/items.ts';
-import * as meetings from '../queries/meetings.ts';
-import * as pages from '../queries/pages.ts';
-import * as quality from '../queries/quality.ts';
-import * as searches from '../queries/search.ts';
-import * as snapshots from '../queries/snapshots.ts';
 import { declared } from './endpoints.ts';
 
 // Built from DuckDB rows, whose columns TypeScript sees as untyped.

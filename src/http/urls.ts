@@ -1,6 +1,7 @@
 // Absolute links to records, built from the public base URL, or else the server's own address: never from a
 // client's Host header (a forged one would put its links into answers, and caches would keep them).
 import type { Socket } from 'node:net';
+
 import type { LinkQuery, Links } from '../queries/links.ts';
 
 /**
@@ -9,7 +10,9 @@ import type { LinkQuery, Links } from '../queries/links.ts';
  * socket is gone).
  */
 export function ownBase(listen: { host: string; port: number }, socket: Socket): string {
-  const host = ['0.0.0.0', '::', ''].includes(listen.host) ? (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '') : listen.host;
+  const host = ['0.0.0.0', '::', ''].includes(listen.host)
+    ? (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '')
+    : listen.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${socket.localPort ?? listen.port}`;
 }
 

@@ -1,7 +1,7 @@
 // What the HTTP layer does with connections themselves: work that must run exactly once when a response is over
 // (however it ended), request bodies read under a size and a time bound, and one log line for a client's broken
 // connection instead of a stack trace.
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { finished } from 'node:stream';
 
@@ -44,7 +44,10 @@ export function whenDone(res: ServerResponse, fn: () => void): void {
 
 /** Why a body was not read: too large (413), too slow (408), or the client left (`null`: nothing to answer). */
 export class BodyRefused extends Error {
-  constructor(readonly status: 408 | 413 | null, message: string) {
+  constructor(
+    readonly status: 408 | 413 | null,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -74,19 +77,33 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
     };
     const onEnd = () => stop(null);
     const onGone = () => stop(new BodyRefused(null, 'the client left before its request body arrived'));
-    const timer = setTimeout(() => stop(new BodyRefused(408, `Request Timeout: the request body did not arrive within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => stop(new BodyRefused(408, `Request Timeout: the request body did not arrive within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);
   });
 }
 
 /** Errors that say a client broke its connection or spoke bad HTTP, not that the server failed. */
 export function clientFault(e: Error & { code?: string }): boolean {
-  return /^(ECONNRESET|EPIPE|ECONNABORTED|ETIMEDOUT|ERR_STREAM_PREMATURE_CLOSE|ERR_STREAM_DESTROYED|ERR_HTTP_REQUEST_TIMEOUT|HPE_)/.test(e.code ?? '') || e.message === 'aborted';
+  return (
+    /^(ECONNRESET|EPIPE|ECONNABORTED|ETIMEDOUT|ERR_STREAM_PREMATURE_CLOSE|ERR_STREAM_DESTROYED|ERR_HTTP_REQUEST_TIMEOUT|HPE_)/.test(
+      e.code ?? '',
+    ) || e.message === 'aborted'
+  );
 }
 
 /** One JSON log line for a client fault: what happened, never a stack. */
 export const faultLine = (event: string, e: Error & { code?: string }, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ time: new Date().toISOString(), level: 'warn', event, code: e.code ?? null, message: e.message, ...extra });
+  JSON.stringify({
+    time: new Date().toISOString(),
+    level: 'warn',
+    event,
+    code: e.code ?? null,
+    message: e.message,
+    ...extra,
+  });
 
 /**
  * The server's `clientError` handler: a malformed request or a connection timed out before its request was read.
@@ -97,7 +114,8 @@ export function onClientError(log: (line: string) => void) {
   return (e: Error & { code?: string }, socket: Socket) => {
     const status = e.code === 'HPE_HEADER_OVERFLOW' ? 431 : e.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     if (e.code !== 'ECONNRESET') log(faultLine('bad-request', e, { status }));
-    if (socket.writable && socket.bytesWritten === 0) socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    if (socket.writable && socket.bytesWritten === 0)
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     socket.destroySoon();
   };
 }

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, readdir, readlink, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+
 import { currentLink, MANIFEST_FILE, releaseDir, releasesDir } from '../../core/lake/format.ts';
 import { isReleaseId } from '../../core/lake/ids.ts';
 import { Release, ReleaseRefused, type ReleaseSettings } from './release.ts';
@@ -17,9 +18,16 @@ const MAX_PINNED = 16;
 /** Refusals listed in /api/health and /api/quality (the most recent). */
 const MAX_REFUSED = 20;
 
-export interface RefusedRelease { release: string; reason: string; at: string }
+export interface RefusedRelease {
+  release: string;
+  reason: string;
+  at: string;
+}
 /** Why the release served is not the one `lake/current` names. */
-export interface Fallback { release: string; reason: string }
+export interface Fallback {
+  release: string;
+  reason: string;
+}
 
 /** What `lake/current` names: a release directory, or what is wrong with it. */
 type Named = { dir: string; id: string } | { problem: string };
@@ -39,7 +47,12 @@ export class Lake {
   /** Set by close(): a release an open or a check still in progress brings back is retired at once. */
   private closed = false;
 
-  private constructor(readonly dir: string, first: Release, private readonly settings: ReleaseSettings, fallback: Fallback | null) {
+  private constructor(
+    readonly dir: string,
+    first: Release,
+    private readonly settings: ReleaseSettings,
+    fallback: Fallback | null,
+  ) {
     this.current = first;
     this.verified.add(first.id);
     this.fallback = fallback;
@@ -64,7 +77,10 @@ export class Lake {
     for (const id of await keptIn(dir)) {
       if ('id' in named && id === named.id) continue;
       try {
-        const lake = new Lake(dir, await Release.open(releaseDir(dir, id), settings), settings, { release: id, reason });
+        const lake = new Lake(dir, await Release.open(releaseDir(dir, id), settings), settings, {
+          release: id,
+          reason,
+        });
         lake.refused.push(...refusals);
         return lake;
       } catch (e) {
@@ -72,7 +88,9 @@ export class Lake {
       }
     }
     const why = refusals.length ? `; refused: ${refusals.map((r) => `${r.release} (${r.reason})`).join('; ')}` : '';
-    throw new Error(`${reason || `no release at ${currentLink(dir)}`}, and no kept release verifies${why}: run \`make lake\` first`);
+    throw new Error(
+      `${reason || `no release at ${currentLink(dir)}`}, and no kept release verifies${why}: run \`make lake\` first`,
+    );
   }
 
   private static async named(dir: string): Promise<Named> {
@@ -120,10 +138,13 @@ export class Lake {
    * was), else why not.
    */
   async verify(id: string): Promise<true | string> {
-    if (id === this.current.id || (this.verified.has(id) && existsSync(join(releaseDir(this.dir, id), MANIFEST_FILE)))) return true;
+    if (id === this.current.id || (this.verified.has(id) && existsSync(join(releaseDir(this.dir, id), MANIFEST_FILE))))
+      return true;
     if (!isReleaseId(id)) return `release ${id} is not kept on this server`;
     const r = await this.openKept(id);
-    return r ? true : this.refused.find((x) => x.release === id)?.reason ?? `release ${id} is not kept on this server`;
+    return r
+      ? true
+      : (this.refused.find((x) => x.release === id)?.reason ?? `release ${id} is not kept on this server`);
   }
 
   /** A kept release opened (verified once) and kept open among the MAX_PINNED most recently used; null if it is not kept or refused. */
@@ -140,7 +161,8 @@ export class Lake {
       this.pinned.set(id, open); // most recently used
       return Promise.resolve(open);
     }
-    if (this.refused.some((r) => r.release === id) || !existsSync(join(dir, MANIFEST_FILE))) return Promise.resolve(null);
+    if (this.refused.some((r) => r.release === id) || !existsSync(join(dir, MANIFEST_FILE)))
+      return Promise.resolve(null);
     let opening = this.opening.get(id);
     if (!opening) {
       opening = (async () => {
@@ -196,7 +218,10 @@ export class Lake {
         }
         const refused = this.refused.findLast((r) => r.release === named.id);
         if (refused) {
-          this.fallback = { release: this.current.id, reason: `lake/current names release ${named.id}, which was refused: ${refused.reason}` };
+          this.fallback = {
+            release: this.current.id,
+            reason: `lake/current names release ${named.id}, which was refused: ${refused.reason}`,
+          };
           return;
         }
         // A release open for pins takes over as it is; any other is opened and verified first.
@@ -242,11 +267,16 @@ export class Lake {
   }
 }
 
-const refusal = (id: string, e: ReleaseRefused): RefusedRelease => ({ release: id, reason: e.reason, at: new Date().toISOString() });
+const refusal = (id: string, e: ReleaseRefused): RefusedRelease => ({
+  release: id,
+  reason: e.reason,
+  at: new Date().toISOString(),
+});
 
 /** Why the release `lake/current` names is not served, for health: its refusal, or a failure named without server paths. */
 function unservable(id: string, e: unknown): string {
-  return e instanceof ReleaseRefused ? `lake/current names release ${id}, which was refused: ${e.reason}`
+  return e instanceof ReleaseRefused
+    ? `lake/current names release ${id}, which was refused: ${e.reason}`
     : `lake/current names release ${id}, which the server could not open (${(e as NodeJS.ErrnoException).code ?? (e as Error).name})`;
 }
 

@@ -2,7 +2,16 @@
 // limit enforced with the connection's interrupt. How many requests may wait is bounded where they are admitted
 // (src/http/app.ts), not here: one admitted request may run several queries at once and must never be refused midway.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBInstance, DuckDBPreparedStatement, DuckDBResult, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+
+import type {
+  DuckDBConnection,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  DuckDBPreparedStatement,
+  DuckDBResult,
+  DuckDBType,
+  DuckDBValue,
+} from '@duckdb/node-api';
 
 export class Overloaded extends Error {}
 export class QueryTimeout extends Error {}
@@ -10,7 +19,10 @@ export class QueryTimeout extends Error {}
 export type Row = Record<string, unknown>;
 
 /** A query's parameters: values for `$1`, `$2` … (src/queries/sql.ts Params), with types where DuckDB cannot infer them. */
-export interface Bound { values: DuckDBValue[]; types: (DuckDBType | undefined)[] }
+export interface Bound {
+  values: DuckDBValue[];
+  types: (DuckDBType | undefined)[];
+}
 
 const INTERRUPT_GRACE_MS = 1000;
 
@@ -54,7 +66,10 @@ export class Pool {
   private all: DuckDBConnection[] = [];
   private readonly prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
-  private constructor(private readonly instance: DuckDBInstance, private readonly timeoutMs: number) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly timeoutMs: number,
+  ) {}
 
   static async open(instance: DuckDBInstance, size: number, timeoutMs: number): Promise<Pool> {
     const pool = new Pool(instance, timeoutMs);
@@ -102,7 +117,8 @@ export class Pool {
     let byText = this.prepared.get(c);
     if (!byText) this.prepared.set(c, (byText = new Map()));
     let statement = byText.get(sql);
-    if (statement) byText.delete(sql); // to the most recently used end
+    if (statement)
+      byText.delete(sql); // to the most recently used end
     else {
       statement = await c.prepare(sql);
       if (byText.size >= PREPARED_PER_CONNECTION) {
@@ -144,7 +160,12 @@ export class Pool {
     return this.read(sql, params, timeoutMs, (result) => result[Symbol.asyncIterator]());
   }
 
-  private async *read<T>(sql: string, params: DuckDBValue[], timeoutMs: number, from: (result: DuckDBResult) => AsyncIterator<T>): AsyncGenerator<T> {
+  private async *read<T>(
+    sql: string,
+    params: DuckDBValue[],
+    timeoutMs: number,
+    from: (result: DuckDBResult) => AsyncIterator<T>,
+  ): AsyncGenerator<T> {
     const lease = new Lease(this, await this.acquire(), timeoutMs);
     try {
       const items = from(await lease.run((c) => c.stream(sql, params)));
@@ -195,7 +216,9 @@ class Lease {
   private readonly timer: NodeJS.Timeout;
   private grace: NodeJS.Timeout | undefined;
   private abandon: () => void = () => {};
-  private readonly givenUp = new Promise<never>((_, reject) => { this.abandon = () => reject(this.timeout()); });
+  private readonly givenUp = new Promise<never>((_, reject) => {
+    this.abandon = () => reject(this.timeout());
+  });
 
   private readonly signal = cancellation.getStore();
   private readonly stop = () => {
@@ -205,21 +228,30 @@ class Lease {
     this.grace = setTimeout(this.abandon, INTERRUPT_GRACE_MS);
   };
 
-  constructor(private readonly pool: Pool, private readonly c: DuckDBConnection, private readonly timeoutMs: number) {
+  constructor(
+    private readonly pool: Pool,
+    private readonly c: DuckDBConnection,
+    private readonly timeoutMs: number,
+  ) {
     this.givenUp.catch(() => {}); // the grace can run out while no call is waiting on it (a stream's consumer is slow)
     this.timer = setTimeout(this.stop, timeoutMs);
-    if (this.signal?.aborted) this.timedOut = true; // nothing has run on the connection yet: nothing to interrupt
+    if (this.signal?.aborted)
+      this.timedOut = true; // nothing has run on the connection yet: nothing to interrupt
     else this.signal?.addEventListener('abort', this.stop, { once: true });
   }
 
   private timeout(): QueryTimeout {
-    return new QueryTimeout(this.signal?.aborted ? 'query cancelled: its request ran out of time' : `query exceeded ${this.timeoutMs} ms`);
+    return new QueryTimeout(
+      this.signal?.aborted ? 'query cancelled: its request ran out of time' : `query exceeded ${this.timeoutMs} ms`,
+    );
   }
 
   async run<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.timedOut) throw this.timeout();
     this.inFlight = true;
-    const work = fn(this.c).finally(() => { this.inFlight = false; });
+    const work = fn(this.c).finally(() => {
+      this.inFlight = false;
+    });
     work.catch(() => {}); // an abandoned call's outcome is nobody's
     try {
       const result = await Promise.race([work, this.givenUp]);

@@ -4,16 +4,28 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+
 import { DuckDBInstance } from '@duckdb/node-api';
+
 import type { EmbeddingSettings } from '../../core/config.ts';
-import { COLLECTIONS, MANIFEST_FILE, postingsStoreFile, sha256Of, type Manifest, type ManifestFile } from '../../core/lake/format.ts';
+import {
+  COLLECTIONS,
+  type Manifest,
+  MANIFEST_FILE,
+  type ManifestFile,
+  postingsStoreFile,
+  sha256Of,
+} from '../../core/lake/format.ts';
 import { sqlString } from '../../core/sql.ts';
 import { ANALYSIS } from '../../core/text/analysis.ts';
 import { Pool, shared } from './pool.ts';
 
 /** How the server opens a release: its pool, and the endpoint that embeds queries for hybrid search (none: null). */
 export interface ReleaseSettings {
-  poolSize: number; queueLimit: number; queryTimeoutMs: number; embedding?: EmbeddingSettings | null;
+  poolSize: number;
+  queueLimit: number;
+  queryTimeoutMs: number;
+  embedding?: EmbeddingSettings | null;
   /** DuckDB's worker threads per release (default 2). */
   duckdbThreads?: number;
   /**
@@ -28,7 +40,9 @@ export interface ReleaseSettings {
 function viewSql(dir: string, name: string, files: ManifestFile[]): string {
   const list = `[${files.map((f) => sqlString(join(dir, f.path))).join(', ')}]`; // the manifest's files: no glob on every query
   const partitioned = files.some((f) => /\/year=\d+\//.test(f.path));
-  const options = partitioned ? `hive_partitioning = true, hive_types = {'year': INTEGER}` : 'hive_partitioning = false';
+  const options = partitioned
+    ? `hive_partitioning = true, hive_types = {'year': INTEGER}`
+    : 'hive_partitioning = false';
   return `CREATE VIEW "${name}" AS SELECT * FROM read_parquet(${list}, ${options});`;
 }
 
@@ -43,7 +57,10 @@ function hashedFile(path: string): Promise<string> {
  * release): never a server path or SQL, since the reason is shown in /api/health and /api/quality.
  */
 export class ReleaseRefused extends Error {
-  constructor(readonly release: string, readonly reason: string) {
+  constructor(
+    readonly release: string,
+    readonly reason: string,
+  ) {
     super(`release ${release} refused: ${reason}`);
   }
 }
@@ -54,7 +71,10 @@ async function verifyFiles(dir: string, manifest: Manifest, hashed: boolean): Pr
     for (const f of table.files) {
       const refuse = (what: string) => new ReleaseRefused(manifest.releaseId, `table ${name}: ${f.path} ${what}`);
       const path = join(dir, f.path);
-      const size = await stat(path).then((s) => s.size, () => null);
+      const size = await stat(path).then(
+        (s) => s.size,
+        () => null,
+      );
       if (size === null) throw refuse('is missing');
       if (size !== f.bytes) throw refuse(`has ${size} bytes vs manifest ${f.bytes}`);
       if (!hashed && (await hashedFile(path)) !== f.sha256) throw refuse('sha256 mismatch');
@@ -66,7 +86,10 @@ async function verifyFiles(dir: string, manifest: Manifest, hashed: boolean): Pr
 export async function checkedManifest(dir: string): Promise<Manifest> {
   const id = basename(dir);
   const text = await readFile(join(dir, MANIFEST_FILE), 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new ReleaseRefused(id, e.code === 'ENOENT' ? 'manifest.json is missing' : `manifest.json cannot be read (${e.code ?? 'error'})`);
+    throw new ReleaseRefused(
+      id,
+      e.code === 'ENOENT' ? 'manifest.json is missing' : `manifest.json cannot be read (${e.code ?? 'error'})`,
+    );
   });
   let manifest: Manifest;
   try {
@@ -74,13 +97,22 @@ export async function checkedManifest(dir: string): Promise<Manifest> {
   } catch {
     throw new ReleaseRefused(id, 'manifest.json is not valid JSON');
   }
-  if (typeof manifest?.releaseId !== 'string' || typeof manifest.createdAt !== 'string' || typeof manifest.tables !== 'object' || manifest.tables === null) {
+  if (
+    typeof manifest?.releaseId !== 'string' ||
+    typeof manifest.createdAt !== 'string' ||
+    typeof manifest.tables !== 'object' ||
+    manifest.tables === null
+  ) {
     throw new ReleaseRefused(id, 'manifest.json has no releaseId, createdAt or tables');
   }
   // Pins, links and lake/current name a release by its folder (`dir` may be reached through lake/current): one whose
   // manifest says another id is not that release.
   const folder = basename(await realpath(dir));
-  if (manifest.releaseId !== folder) throw new ReleaseRefused(folder, `its folder is named ${folder} but its manifest.json says release ${manifest.releaseId}`);
+  if (manifest.releaseId !== folder)
+    throw new ReleaseRefused(
+      folder,
+      `its folder is named ${folder} but its manifest.json says release ${manifest.releaseId}`,
+    );
   return manifest;
 }
 
@@ -95,9 +127,16 @@ export class Release {
   private retired = false;
   private closed = false;
 
-  private constructor(readonly id: string, readonly dir: string, readonly manifest: Manifest, readonly settings: ReleaseSettings, readonly pool: Pool, private readonly instance: DuckDBInstance,
+  private constructor(
+    readonly id: string,
+    readonly dir: string,
+    readonly manifest: Manifest,
+    readonly settings: ReleaseSettings,
+    readonly pool: Pool,
+    private readonly instance: DuckDBInstance,
     /** Where DuckDB spills what outgrows its memory limit: the release's own directory under the OS's, not the cwd. */
-    readonly spillDir: string) {}
+    readonly spillDir: string,
+  ) {}
 
   /**
    * Opens and verifies the release in `dir`; throws ReleaseRefused saying what is wrong with it. `hashed`: its files'
@@ -107,15 +146,29 @@ export class Release {
     const manifest = await checkedManifest(dir);
     // Index and query must agree: a release analysed by another version of core/text/analysis.ts is not served.
     const built = manifest.analysis?.version;
-    if (built !== ANALYSIS.version) throw new ReleaseRefused(manifest.releaseId, `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``);
+    if (built !== ANALYSIS.version)
+      throw new ReleaseRefused(
+        manifest.releaseId,
+        `built with text analysis ${built ?? 'unknown'}, this server uses ${ANALYSIS.version}; rebuild it with \`make lake\``,
+      );
     // Searches rank from the postings stores (src/engine/rank.ts): a release built before them cannot be searched.
     const stores = COLLECTIONS.map((c) => postingsStoreFile(c).replace(/\.bin$/, ''));
     const lacking = stores.filter((name) => !manifest.tables[name]);
-    if (lacking.length) throw new ReleaseRefused(manifest.releaseId, `built without ${lacking.join(', ')} (schema ${manifest.schemaVersion ?? 'unknown'}); rebuild it with \`make lake\``);
+    if (lacking.length)
+      throw new ReleaseRefused(
+        manifest.releaseId,
+        `built without ${lacking.join(', ')} (schema ${manifest.schemaVersion ?? 'unknown'}); rebuild it with \`make lake\``,
+      );
     await verifyFiles(dir, manifest, hashed);
     const spillDir = await spillDirs.make(manifest.releaseId);
-    const instance = await DuckDBInstance.create(':memory:', { threads: String(settings.duckdbThreads ?? 2), memory_limit: '1GB', temp_directory: spillDir })
-      .catch((e) => { spillDirs.remove(spillDir); throw e; });
+    const instance = await DuckDBInstance.create(':memory:', {
+      threads: String(settings.duckdbThreads ?? 2),
+      memory_limit: '1GB',
+      temp_directory: spillDir,
+    }).catch((e) => {
+      spillDirs.remove(spillDir);
+      throw e;
+    });
     let pool: Pool;
     const setup = await instance.connect();
     try {
@@ -127,12 +180,22 @@ export class Release {
         // names server paths and SQL: the reason names the table and the file instead.
         const rows = await (async () => {
           await setup.run(viewSql(dir, name, table.files));
-          return Number((await setup.runAndReadAll(`SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => sqlString(join(dir, f.path))).join(', ')}])`)).getRows()[0][0]);
+          return Number(
+            (
+              await setup.runAndReadAll(
+                `SELECT coalesce(sum(num_rows), 0)::BIGINT FROM parquet_file_metadata([${table.files.map((f) => sqlString(join(dir, f.path))).join(', ')}])`,
+              )
+            ).getRows()[0][0],
+          );
         })().catch((e: Error) => {
           const file = table.files.find((f) => e.message.includes(join(dir, f.path)));
-          throw new ReleaseRefused(manifest.releaseId, `table ${name}: ${file ? file.path : 'its files'} cannot be read as Parquet`);
+          throw new ReleaseRefused(
+            manifest.releaseId,
+            `table ${name}: ${file ? file.path : 'its files'} cannot be read as Parquet`,
+          );
         });
-        if (rows !== table.rows) throw new ReleaseRefused(manifest.releaseId, `table ${name}: row count ${rows} vs manifest ${table.rows}`);
+        if (rows !== table.rows)
+          throw new ReleaseRefused(manifest.releaseId, `table ${name}: row count ${rows} vs manifest ${table.rows}`);
       }
       setup.closeSync();
       pool = await Pool.open(instance, settings.poolSize, settings.queryTimeoutMs);
@@ -149,7 +212,12 @@ export class Release {
 
   /** Runs the release's warm-up (`ReleaseSettings.warm`) once; settles when it has, whatever its outcome. */
   warmed(): Promise<void> {
-    this.warming ??= this.settings.warm ? this.settings.warm(this).then(() => {}, () => {}) : Promise.resolve();
+    this.warming ??= this.settings.warm
+      ? this.settings.warm(this).then(
+          () => {},
+          () => {},
+        )
+      : Promise.resolve();
     return this.warming;
   }
 

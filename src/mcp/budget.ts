@@ -23,21 +23,30 @@ export interface Trim {
   fetch: string;
 }
 
-export interface Fitted<B> { body: B; markdown: string; trimmed: Trim[]; estimatedTokens: number }
+export interface Fitted<B> {
+  body: B;
+  markdown: string;
+  trimmed: Trim[];
+  estimatedTokens: number;
+}
 
 /** An object or array of a JSON answer, its members read and written by key (a property name or an index). */
 export type Holder = Record<string | number, unknown>;
 type Leaf = { holder: Holder; key: string | number; path: string; length: number; url: string | null };
 
 type Linked = { markdownUrl?: string; transcriptUrl?: string };
-const urlOf = (o: unknown): string | null => (o && typeof o === 'object' && !Array.isArray(o) ? (o as Linked).markdownUrl ?? (o as Linked).transcriptUrl ?? null : null);
+const urlOf = (o: unknown): string | null =>
+  o && typeof o === 'object' && !Array.isArray(o)
+    ? ((o as Linked).markdownUrl ?? (o as Linked).transcriptUrl ?? null)
+    : null;
 
 /** String leaves longer than MIN_TEXT (links and ids are never cut: they are short) and arrays, with the nearest record link. */
 function walk(node: object, path: string, url: string | null, texts: Leaf[], lists: Leaf[]): void {
   if (Array.isArray(node)) {
     const items = node as unknown[] as unknown as Holder; // an array's members are read and written by index
     node.forEach((v: unknown, i) => {
-      if (typeof v === 'string' && v.length > MIN_TEXT) texts.push({ holder: items, key: i, path: `${path}[${i}]`, length: v.length, url });
+      if (typeof v === 'string' && v.length > MIN_TEXT)
+        texts.push({ holder: items, key: i, path: `${path}[${i}]`, length: v.length, url });
       else if (v && typeof v === 'object') walk(v, `${path}[${i}]`, url, texts, lists);
     });
     return;
@@ -45,7 +54,8 @@ function walk(node: object, path: string, url: string | null, texts: Leaf[], lis
   const here = urlOf(node) ?? url;
   for (const [k, v] of Object.entries(node)) {
     const p = path ? `${path}.${k}` : k;
-    if (typeof v === 'string' && v.length > MIN_TEXT) texts.push({ holder: node as Holder, key: k, path: p, length: v.length, url: here });
+    if (typeof v === 'string' && v.length > MIN_TEXT)
+      texts.push({ holder: node as Holder, key: k, path: p, length: v.length, url: here });
     else if (Array.isArray(v)) {
       lists.push({ holder: node as Holder, key: k, path: p, length: JSON.stringify(v).length, url: here });
       walk(v, p, here, texts, lists);
@@ -65,11 +75,20 @@ export function fit<B extends object>(
   onListCut?: (holder: Holder, key: string | number) => void,
 ): Fitted<B> {
   const size = (b: B) => JSON.stringify(b).length + render(b).length;
-  const done = (body: B, trimmed: Trim[]): Fitted<B> => ({ body, markdown: render(body), trimmed, estimatedTokens: Math.ceil(size(body) / CHARS_PER_TOKEN) });
+  const done = (body: B, trimmed: Trim[]): Fitted<B> => ({
+    body,
+    markdown: render(body),
+    trimmed,
+    estimatedTokens: Math.ceil(size(body) / CHARS_PER_TOKEN),
+  });
   if (size(original) <= MAX_CHARS) return done(original, []);
 
   // 1. Cap every long text at one length, lowered until the result fits or the cap reaches MIN_TEXT.
-  const longest = (() => { const t: Leaf[] = []; walk(original, '', null, t, []); return t.reduce((m, l) => Math.max(m, l.length), 0); })();
+  const longest = (() => {
+    const t: Leaf[] = [];
+    walk(original, '', null, t, []);
+    return t.reduce((m, l) => Math.max(m, l.length), 0);
+  })();
   let body = original;
   let trimmed: Trim[] = [];
   let cap = longest;
@@ -82,7 +101,8 @@ export function fit<B extends object>(
     for (const t of texts) {
       if (t.length <= cap) continue;
       const fetch = t.url ?? RECORD_HINT;
-      t.holder[t.key] = `${(t.holder[t.key] as string).slice(0, cap)} … [trimmed: ${cap} of ${t.length} characters shown; full text at ${fetch}]`;
+      t.holder[t.key] =
+        `${(t.holder[t.key] as string).slice(0, cap)} … [trimmed: ${cap} of ${t.length} characters shown; full text at ${fetch}]`;
       trimmed.push({ path: t.path, kept: cap, of: t.length, fetch });
     }
   } while (size(body) > MAX_CHARS && cap > MIN_TEXT);
@@ -107,7 +127,10 @@ export function fit<B extends object>(
 
 /** The Markdown footer naming the release and every cut. */
 export function footer(release: string, trimmed: Trim[]): string {
-  const lines = ['', `_Release ${release}. A recorded position is not a stance on the underlying matter: read the action text._`];
+  const lines = [
+    '',
+    `_Release ${release}. A recorded position is not a stance on the underlying matter: read the action text._`,
+  ];
   if (trimmed.length) {
     lines.push('', `**Trimmed to fit the ~${TOKEN_BUDGET.toLocaleString('en-US')}-token result budget:**`);
     for (const t of trimmed) lines.push(`- \`${t.path}\`: ${t.kept} of ${t.of} kept — ${t.fetch}`);

@@ -5,16 +5,23 @@
 // (405, there are no sessions). In front of it, before admission (`mcpGate`): the Host and Origin checks (DNS
 // rebinding: 400 for a malformed Host, 403 for a foreign one), the body read whole under MAX_BODY_BYTES (413) and
 // the body timeout (408), and the batch bound (400); no CORS for this path.
-import type { Context, Next } from 'koa';
-import { createMcpHandler, localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { limitsOf, type Config } from '../config.ts';
+
+import {
+  createMcpHandler,
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
+import type { Context, Next } from 'koa';
+
+import { type Config, limitsOf } from '../config.ts';
 import type { Mount, RawRoute } from '../http/endpoints.ts';
 import type { State } from '../http/state.ts';
 import { ownBase } from '../http/urls.ts';
-import { ToolLinks } from './links.ts';
 import { BodyRefused, readBody, whenDone } from '../http/wire.ts';
+import { ToolLinks } from './links.ts';
 import { createMcpServer } from './server.ts';
 
 export const MCP_PATH = '/api/mcp';
@@ -24,7 +31,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Unexpected tool failures (the client gets a generic isError result; the stack goes to stderr). */
 const log = (line: string) => console.error(line);
 
-const rpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+const rpcError = (status: number, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 
 /** Host names this service answers to: loopback, its configured (or reached) address, PUBLIC_BASE_URL's host. */
 function allowedHosts(ctx: Context, config: Config): string[] {
@@ -65,7 +73,12 @@ export function mcpGate(config: Config) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.path !== MCP_PATH) return next();
     // The REST API is open to CORS; this endpoint is not (its callers are MCP clients and same-origin pages).
-    for (const h of ['Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'Access-Control-Allow-Credentials']) ctx.remove(h);
+    for (const h of [
+      'Access-Control-Allow-Origin',
+      'Access-Control-Expose-Headers',
+      'Access-Control-Allow-Credentials',
+    ])
+      ctx.remove(h);
     const refused = refuseHostOrOrigin(ctx, config);
     if (refused) return send(ctx, refused);
     if (ctx.method !== 'POST') return next();
@@ -79,7 +92,15 @@ export function mcpGate(config: Config) {
       return send(ctx, rpcError(e.status ?? 400, -32000, e.message));
     }
     const count = messageCount(body);
-    if (count > limits.mcpBatchLimit) return send(ctx, rpcError(400, -32600, `Invalid Request: a batch may hold at most ${limits.mcpBatchLimit} messages (got ${count})`));
+    if (count > limits.mcpBatchLimit)
+      return send(
+        ctx,
+        rpcError(
+          400,
+          -32600,
+          `Invalid Request: a batch may hold at most ${limits.mcpBatchLimit} messages (got ${count})`,
+        ),
+      );
     (ctx.state as State).mcp = { body, deadline: AbortSignal.timeout(limits.mcpDeadlineMs) };
     return next();
   };
@@ -89,7 +110,9 @@ async function handle(ctx: Context): Promise<void> {
   const { release, urls, mcp: request } = ctx.state as State;
   const gone = new AbortController();
   const deadline = request ? AbortSignal.any([request.deadline, gone.signal]) : gone.signal; // only POSTs reach a tool
-  const mcp = createMcpHandler(() => createMcpServer({ release, urls: new ToolLinks(urls.base), log, deadline }), { maxRequestBodySize: MAX_BODY_BYTES });
+  const mcp = createMcpHandler(() => createMcpServer({ release, urls: new ToolLinks(urls.base), log, deadline }), {
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
   // A client that leaves tears the exchange down (the SDK listens to the request's signal).
   whenDone(ctx.res, () => {
     gone.abort();
@@ -101,11 +124,20 @@ async function handle(ctx: Context): Promise<void> {
     else if (v !== undefined) headers.set(k, v);
   }
   // The URL is built from the service's own base, never the client's Host header.
-  const res = await mcp.fetch(new Request(`${urls.base}${ctx.originalUrl}`, { method: ctx.method, headers, signal: gone.signal, ...(request ? { body: new Uint8Array(request.body) } : {}) }));
+  const res = await mcp.fetch(
+    new Request(`${urls.base}${ctx.originalUrl}`, {
+      method: ctx.method,
+      headers,
+      signal: gone.signal,
+      ...(request ? { body: new Uint8Array(request.body) } : {}),
+    }),
+  );
   await send(ctx, res);
 }
 
-export const mcpRoutes: RawRoute[] = [{ methods: ['POST', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'], path: MCP_PATH, handler: handle }];
+export const mcpRoutes: RawRoute[] = [
+  { methods: ['POST', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'], path: MCP_PATH, handler: handle },
+];
 
 /** The MCP endpoint as server.ts mounts it on the app: the gate before admission, and the route. */
 export const mcpMount = (config: Config): Mount => ({ gate: mcpGate(config), routes: mcpRoutes });

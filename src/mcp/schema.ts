@@ -7,6 +7,7 @@
 // gets the REST message as an `isError` result; the SDK-side check therefore passes arguments through unchanged.
 // Outputs are checked by the SDK against the response schema (the same ajv check as the contract tests).
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+
 import { checkResponse, schema } from '../schemas.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -17,7 +18,11 @@ export function inline(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const o = node as Record<string, unknown>;
   if (typeof o.$ref === 'string' && o.$ref.endsWith('.json')) return inline(schema(o.$ref));
-  return Object.fromEntries(Object.entries(o).filter(([k]) => k !== '$id').map(([k, v]) => [k, inline(v)]));
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([k]) => k !== '$id')
+      .map(([k, v]) => [k, inline(v)]),
+  );
 }
 
 /** Schema `id` with its references inlined. */
@@ -61,7 +66,10 @@ const envelope = {
 };
 
 /** Output: a JSON Schema plus a check; the check returns ajv-style errors (empty when valid). */
-export function output<B>(json: JsonSchema, check: (body: B) => { instancePath?: string; message?: string }[]): StandardSchemaWithJSON<Record<string, unknown>> {
+export function output<B>(
+  json: JsonSchema,
+  check: (body: B) => { instancePath?: string; message?: string }[],
+): StandardSchemaWithJSON<Record<string, unknown>> {
   const required = [...new Set([...((json.required as string[]) ?? []), 'release', 'trimmed'])];
   const advertised = { ...json, required, properties: { ...(json.properties as JsonSchema), ...envelope } };
   return {
@@ -71,7 +79,11 @@ export function output<B>(json: JsonSchema, check: (body: B) => { instancePath?:
       validate: (value) => {
         const errors = check(value as B); // the SDK checks what the tool's run answered
         return errors.length
-          ? { issues: errors.slice(0, 5).map((e) => ({ message: `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` })) }
+          ? {
+              issues: errors
+                .slice(0, 5)
+                .map((e) => ({ message: `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` })),
+            }
           : { value: value as Record<string, unknown> };
       },
       jsonSchema: { input: () => advertised, output: () => advertised },
@@ -91,8 +103,12 @@ export function responseOutput(id: string) {
   const lean = {
     type: 'object',
     required: json.required,
-    properties: Object.fromEntries(Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([k, v]) => [k, shallow(v)])),
+    properties: Object.fromEntries(
+      Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([k, v]) => [k, shallow(v)]),
+    ),
   };
   const declared = (k: string) => k in ((json.properties as object) ?? {}) || json.additionalProperties !== false;
-  return output(lean, ({ trimmed, release, ...body }: Record<string, unknown>) => checkResponse(id, declared('release') ? { ...body, release } : body));
+  return output(lean, ({ trimmed, release, ...body }: Record<string, unknown>) =>
+    checkResponse(id, declared('release') ? { ...body, release } : body),
+  );
 }

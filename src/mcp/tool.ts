@@ -1,16 +1,18 @@
 // One read-only tool: its schemas, the query it calls and its Markdown. `register` adds the parts every tool shares:
 // a release held for the call, REST-identical argument errors as `isError` results, the token budget, the release id.
 import type { ParsedUrlQuery } from 'node:querystring';
+
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+
 import { HttpError } from '../http/errors.ts';
 import { readParams } from '../http/params.ts';
 import type { Urls } from '../http/urls.ts';
 import { cancelledBy, Overloaded, QueryTimeout } from '../lake/pool.ts';
-import { InvalidParameter } from '../queries/errors.ts';
 import type { Release } from '../lake/release.ts';
+import { InvalidParameter } from '../queries/errors.ts';
 import type { ParamsSchemaId, SchemaTypes } from '../schema-types.ts';
 import { fit, footer, type Holder } from './budget.ts';
-import { passThrough, type JsonSchema } from './schema.ts';
+import { type JsonSchema, passThrough } from './schema.ts';
 
 export interface ToolContext {
   release: Release;
@@ -84,12 +86,17 @@ export function oneAtATime(): <T>(fn: () => Promise<T>) => Promise<T> {
 
 /** Arguments as the query string would carry them, so readParams coerces and words errors exactly as for REST. */
 const asQuery = (args: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])) as ParsedUrlQuery;
+  Object.fromEntries(
+    Object.entries(args).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v]),
+  ) as ParsedUrlQuery;
 
 /** A REST parameter a tool leaves out (`format`, `release`) is refused as REST refuses unknown parameters. */
 function known(input: JsonSchema, args: Record<string, unknown>): Record<string, unknown> {
   const unknown = Object.keys(args).filter((k) => !(k in ((input.properties as object) ?? {})));
-  if (unknown.length) throw new InvalidParameter(unknown.map((k) => ({ parameter: k, rule: 'unknown', message: `${k} is not a parameter of this endpoint` })));
+  if (unknown.length)
+    throw new InvalidParameter(
+      unknown.map((k) => ({ parameter: k, rule: 'unknown', message: `${k} is not a parameter of this endpoint` })),
+    );
   return args;
 }
 
@@ -111,27 +118,43 @@ export function register(server: McpServer, tool: Tool, deps: Deps, turn: Return
       outputSchema: tool.output,
       annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
-    (args: Record<string, unknown>) => turn(async () => {
-      if (deps.deadline.aborted) return errorResult('the request\'s time limit passed before this call started; send it again in a request of its own');
-      const release = deps.release.hold();
-      try {
-        const params = tool.parse(args);
-        const body = await cancelledBy(deps.deadline, () => tool.run({ release, urls: deps.urls }, params));
-        const fitted = fit({ ...body, release: release.id }, tool.markdown, tool.more, tool.onListCut);
-        const structured = { ...fitted.body, release: release.id, trimmed: fitted.trimmed };
-        return {
-          content: [{ type: 'text' as const, text: fitted.markdown + footer(release.id, fitted.trimmed) }],
-          structuredContent: structured,
-        };
-      } catch (e) {
-        if (e instanceof HttpError || e instanceof InvalidParameter) return errorResult(e.message);
-        if (e instanceof QueryTimeout) return errorResult(deps.deadline.aborted ? 'the request\'s time limit passed while this call ran; send it again in a request of its own' : 'the query took too long and was stopped; try a narrower request');
-        if (e instanceof Overloaded) return errorResult('too many requests are waiting; retry shortly');
-        deps.log(JSON.stringify({ time: new Date().toISOString(), level: 'error', tool: tool.name, error: (e as Error).stack }));
-        return errorResult('the server could not answer this request');
-      } finally {
-        release.drop();
-      }
-    }),
+    (args: Record<string, unknown>) =>
+      turn(async () => {
+        if (deps.deadline.aborted)
+          return errorResult(
+            "the request's time limit passed before this call started; send it again in a request of its own",
+          );
+        const release = deps.release.hold();
+        try {
+          const params = tool.parse(args);
+          const body = await cancelledBy(deps.deadline, () => tool.run({ release, urls: deps.urls }, params));
+          const fitted = fit({ ...body, release: release.id }, tool.markdown, tool.more, tool.onListCut);
+          const structured = { ...fitted.body, release: release.id, trimmed: fitted.trimmed };
+          return {
+            content: [{ type: 'text' as const, text: fitted.markdown + footer(release.id, fitted.trimmed) }],
+            structuredContent: structured,
+          };
+        } catch (e) {
+          if (e instanceof HttpError || e instanceof InvalidParameter) return errorResult(e.message);
+          if (e instanceof QueryTimeout)
+            return errorResult(
+              deps.deadline.aborted
+                ? "the request's time limit passed while this call ran; send it again in a request of its own"
+                : 'the query took too long and was stopped; try a narrower request',
+            );
+          if (e instanceof Overloaded) return errorResult('too many requests are waiting; retry shortly');
+          deps.log(
+            JSON.stringify({
+              time: new Date().toISOString(),
+              level: 'error',
+              tool: tool.name,
+              error: (e as Error).stack,
+            }),
+          );
+          return errorResult('the server could not answer this request');
+        } finally {
+          release.drop();
+        }
+      }),
   );
 }

@@ -4,11 +4,11 @@
 // addressed by id or by URL.
 import { endpoints } from '../http/routes/index.ts';
 import { changesMarkdown, snapshotManifestMarkdown } from '../render/markdown/data.ts';
+import type { ChangeFeed } from '../schema-types.ts';
 import { paramsSchema, responseOutput } from './schema.ts';
 import { restParams, type Tool } from './tool.ts';
-import type { ChangeFeed } from '../schema-types.ts';
-import { getRecord } from './tools/get-record.ts';
 import { getMeetingTool } from './tools/get-meeting.ts';
+import { getRecord } from './tools/get-record.ts';
 
 interface ToolRow {
   /** The endpoint's path in the table. */

@@ -8,7 +8,12 @@ import { Params } from './sql.ts';
 /** Version of the change record shape (schemas/change-feed.json). */
 export const CHANGES_SCHEMA_VERSION = '1.0.0';
 
-export interface ChangeParams { cursor: number; since?: string; limit: number; release?: string }
+export interface ChangeParams {
+  cursor: number;
+  since?: string;
+  limit: number;
+  release?: string;
+}
 
 export async function changeFeed(release: Release, links: Links, p: ChangeParams) {
   const since = p.since === undefined ? null : new Date(p.since).toISOString();
@@ -19,9 +24,13 @@ export async function changeFeed(release: Release, links: Links, p: ChangeParams
        strftime(coalesce(time, ${q.add(created)}::TIMESTAMP), '%Y-%m-%dT%H:%M:%S.%gZ') AS time, record_hash AS "recordHash"
      FROM changes
      WHERE sequence > ${q.add(p.cursor)} AND (${q.add(since)}::VARCHAR IS NULL OR coalesce(time, ${q.add(created)}::TIMESTAMP) >= ${q.add(since)}::TIMESTAMP)
-     ORDER BY sequence LIMIT ${q.add(p.limit + 1)}`, q);
+     ORDER BY sequence LIMIT ${q.add(p.limit + 1)}`,
+    q,
+  );
   const more = rows.length > p.limit;
-  const changes = rows.slice(0, p.limit).map((c) => ({ ...c, url: links.snapshotRecord(String(c.entity), String(c.id)) }));
+  const changes = rows
+    .slice(0, p.limit)
+    .map((c) => ({ ...c, url: links.snapshotRecord(String(c.entity), String(c.id)) }));
   return {
     schemaVersion: CHANGES_SCHEMA_VERSION,
     release: release.id,

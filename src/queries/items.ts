@@ -1,20 +1,20 @@
 // Legislative items: BM25 over item blocks, voter/position/final filters over recorded positions and roll calls,
 // grouping by file or matter, and full item records with their roll calls.
-import { POSITIONS, type ActionType, type Position, type Result } from '../../core/lake/format.ts';
+import type { ItemRecord } from '../../core/lake/codecs/item-records.ts';
+import { type ActionType, type Position, POSITIONS, type Result } from '../../core/lake/format.ts';
 import { itemFileNumber, itemMeetingDate, rollCallSequence } from '../../core/lake/ids.ts';
-import { positionTable, voterRows, type PositionFilters, type PositionTable } from './aggregates/positions.ts';
+import type { Supervisor } from '../../core/roster.ts';
+import { type ParsedQuery, parseQuery } from '../../core/text/analysis.ts';
+import { postingsStore } from '../engine/postings.ts';
+import { type Grouping, rank, type Ranking, roundScore } from '../engine/rank.ts';
+import { itemRecordsById } from '../engine/texts.ts';
 import type { Release } from '../lake/release.ts';
+import { type PositionFilters, type PositionTable, positionTable, voterRows } from './aggregates/positions.ts';
+import { coverageOf } from './coverage.ts';
 import { checkPositionVoter } from './errors.ts';
 import type { Links } from './links.ts';
-import { rank, roundScore, type Grouping, type Ranking } from '../engine/rank.ts';
-import { postingsStore } from '../engine/postings.ts';
-import { Params } from './sql.ts';
-import { itemRecordsById } from '../engine/texts.ts';
-import type { ItemRecord } from '../../core/lake/codecs/item-records.ts';
-import type { Supervisor } from '../../core/roster.ts';
-import { parseQuery, type ParsedQuery } from '../../core/text/analysis.ts';
+import { type LooseRow, Params } from './sql.ts';
 import { resolveVoter } from './supervisors.ts';
-import { coverageOf } from './coverage.ts';
 import { yearRange } from './years.ts';
 
 /** Filters on an item's roll calls: one roll call must match them all. */
@@ -37,10 +37,15 @@ export interface ItemSearchParams extends RollCallFilters {
   limit: number;
 }
 
-type Row = Record<string, any>;
+type Row = LooseRow;
 
 const extracted = (r: Row) => ({
-  amounts: (r.amounts ?? []).map((a: Row) => ({ raw: a.raw, value: Number(a.value), currency: 'USD', qualifier: a.qualifier })),
+  amounts: (r.amounts ?? []).map((a: Row) => ({
+    raw: a.raw,
+    value: Number(a.value),
+    currency: 'USD',
+    qualifier: a.qualifier,
+  })),
   housingUnits: r.housingUnits ?? [],
   addresses: r.addresses ?? [],
   parties: r.parties ?? [],
@@ -48,25 +53,59 @@ const extracted = (r: Row) => ({
 
 /** A roll call as answers show it, from its stored row (lake column names). */
 export const rollCall = (r: Row) => ({
-  id: r.roll_call_id, sequence: r.sequence, action: r.action, actionType: r.action_type, result: r.result, isFinal: r.is_final,
-  rescindedBy: rollCallSequence(r.rescinded_by), ayes: r.ayes, noes: r.noes, absent: r.absent, excused: r.excused, page: r.page,
-  sharedVote: r.shared_vote, countMismatch: r.count_mismatch,
+  id: r.roll_call_id,
+  sequence: r.sequence,
+  action: r.action,
+  actionType: r.action_type,
+  result: r.result,
+  isFinal: r.is_final,
+  rescindedBy: rollCallSequence(r.rescinded_by),
+  ayes: r.ayes,
+  noes: r.noes,
+  absent: r.absent,
+  excused: r.excused,
+  page: r.page,
+  sharedVote: r.shared_vote,
+  countMismatch: r.count_mismatch,
 });
 
 /** An item record as answers show it (with its text, lists and roll calls; search results pick from it). */
 const itemOf = ({ item: i, roll_calls }: ItemRecord): Row => ({
-  id: i.item_id, documentId: i.document_id, meetingDate: i.meeting_date, year: i.year, kind: i.kind, fileNumber: i.file_number,
-  title: i.title, sponsors: i.sponsors, longTitle: i.long_title, matter: i.matter, itemType: i.item_type, section: i.section,
-  startPage: i.start_page, endPage: i.end_page, text: i.text, enactmentNumbers: i.enactment_numbers, statusLines: i.status_lines,
-  amounts: i.amounts, housingUnits: i.housing_units, addresses: i.addresses, parties: i.parties, unitMentions: i.unit_mentions,
-  officialUrl: i.official_url, rollCalls: roll_calls.map(rollCall),
+  id: i.item_id,
+  documentId: i.document_id,
+  meetingDate: i.meeting_date,
+  year: i.year,
+  kind: i.kind,
+  fileNumber: i.file_number,
+  title: i.title,
+  sponsors: i.sponsors,
+  longTitle: i.long_title,
+  matter: i.matter,
+  itemType: i.item_type,
+  section: i.section,
+  startPage: i.start_page,
+  endPage: i.end_page,
+  text: i.text,
+  enactmentNumbers: i.enactment_numbers,
+  statusLines: i.status_lines,
+  amounts: i.amounts,
+  housingUnits: i.housing_units,
+  addresses: i.addresses,
+  parties: i.parties,
+  unitMentions: i.unit_mentions,
+  officialUrl: i.official_url,
+  rollCalls: roll_calls.map(rollCall),
 });
 
 /**
  * The SQL condition that the item `itemId` (a column) has one roll call matching the filters, with `voter`'s recorded
  * position (of `position`, when given) on it; '' when nothing is asked.
  */
-export function rollCallFilter(p: RollCallFilters & { voter?: string; position?: Position }, q: Params, itemId: string): string {
+export function rollCallFilter(
+  p: RollCallFilters & { voter?: string; position?: Position },
+  q: Params,
+  itemId: string,
+): string {
   if (p.voter && !p.actionType && !p.result) {
     // Positions carry is_final: no join with roll calls needed.
     return `EXISTS (SELECT 1 FROM positions v WHERE v.item_id = ${itemId} AND v.supervisor_id = ${q.add(p.voter)}${p.position ? ` AND v.position = ${q.add(p.position)}` : ''}${p.final ? ' AND v.is_final' : ''})`;
@@ -94,21 +133,44 @@ async function itemsById(release: Release, ids: string[]): Promise<Map<string, R
  * actionType and result; groupBy=file takes the file number and date from the item id, groupBy=matter the matter and
  * date from the items table.
  */
-export async function rankItems(release: Release, query: ParsedQuery, p: ItemSearchParams, range: { from: number; to: number }, voter: { table: PositionTable; voter: Supervisor } | null): Promise<Ranking> {
+export async function rankItems(
+  release: Release,
+  query: ParsedQuery,
+  p: ItemSearchParams,
+  range: { from: number; to: number },
+  voter: { table: PositionTable; voter: Supervisor } | null,
+): Promise<Ranking> {
   const [docs, grouping] = await Promise.all([
     itemFilter(release, p, range, voter),
     p.groupBy === 'file' ? itemFiles(release) : p.groupBy === 'matter' ? itemMatters(release) : undefined,
   ]);
-  return rank(release, { collection: 'item', query, ...range, date: p.date, limit: p.limit, docs, grouping, snippets: true });
+  return rank(release, {
+    collection: 'item',
+    query,
+    ...range,
+    date: p.date,
+    limit: p.limit,
+    docs,
+    grouping,
+    snippets: true,
+  });
 }
 
 /** The items the roll call and voter filters leave, by their number in the store (none: every item). */
-async function itemFilter(release: Release, p: ItemSearchParams, range: { from: number; to: number }, voter: { table: PositionTable; voter: Supervisor } | null): Promise<Uint8Array | undefined> {
+async function itemFilter(
+  release: Release,
+  p: ItemSearchParams,
+  range: { from: number; to: number },
+  voter: { table: PositionTable; voter: Supervisor } | null,
+): Promise<Uint8Array | undefined> {
   const store = await postingsStore(release, 'item');
   if (p.actionType || p.result) {
     const q = new Params();
     const docs = new Uint8Array(store.docs);
-    for (const r of await release.pool.rows(`SELECT item_id FROM items WHERE ${rollCallFilter({ ...p, voter: voter?.voter.id }, q, 'items.item_id')}`, q)) {
+    for (const r of await release.pool.rows(
+      `SELECT item_id FROM items WHERE ${rollCallFilter({ ...p, voter: voter?.voter.id }, q, 'items.item_id')}`,
+      q,
+    )) {
       const d = store.docNo(String(r.item_id));
       if (d >= 0) docs[d] = 1;
     }
@@ -180,7 +242,9 @@ function itemFiles(release: Release): Promise<Grouping> {
 function itemMatters(release: Release): Promise<Grouping> {
   return release.memo('item-matters', async () => {
     const store = await postingsStore(release, 'item');
-    const rows = await release.pool.rows(`SELECT item_id, lower(matter) AS matter, strftime(meeting_date, '%Y%m%d')::INTEGER AS date FROM items`);
+    const rows = await release.pool.rows(
+      `SELECT item_id, lower(matter) AS matter, strftime(meeting_date, '%Y%m%d')::INTEGER AS date FROM items`,
+    );
     const groups = new Map<string | null, number>();
     const of = new Int32Array(store.docs).fill(-1);
     const recency = new Uint32Array(store.docs);
@@ -236,8 +300,15 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
     query: p.q,
     interpretedQueries: ranked.interpreted,
     filters: {
-      voter: voter?.id ?? null, position: p.position ?? null, final: p.final, groupBy: p.groupBy, from: p.from, to: p.to,
-      date: p.date ?? null, actionType: p.actionType ?? null, result: p.result ?? null,
+      voter: voter?.id ?? null,
+      position: p.position ?? null,
+      final: p.final,
+      groupBy: p.groupBy,
+      from: p.from,
+      to: p.to,
+      date: p.date ?? null,
+      actionType: p.actionType ?? null,
+      result: p.result ?? null,
     },
     total: ranked.hits.length ? ranked.total : 0,
     returned: results.length,
@@ -257,10 +328,19 @@ function voterPositions(t: PositionTable, supervisorId: string, records: Map<str
     const itemId = t.items.values[t.item[i]];
     const rc = records.get(itemId)!.rollCalls.find((r: Row) => r.id === rollCallId);
     if (!rc) continue;
-    const row = { rollCallId, nameAsRecorded: t.names[t.name[i]], position: POSITIONS[t.position[i]], action: rc.action, actionType: rc.actionType, isFinal: t.isFinal[i] === 1, page: rc.page };
+    const row = {
+      rollCallId,
+      nameAsRecorded: t.names[t.name[i]],
+      position: POSITIONS[t.position[i]],
+      action: rc.action,
+      actionType: rc.actionType,
+      isFinal: t.isFinal[i] === 1,
+      page: rc.page,
+    };
     (out.get(itemId) ?? out.set(itemId, []).get(itemId)!).push(row);
   }
-  for (const list of out.values()) list.sort((a, b) => (a.rollCallId < b.rollCallId ? -1 : a.rollCallId > b.rollCallId ? 1 : 0));
+  for (const list of out.values())
+    list.sort((a, b) => (a.rollCallId < b.rollCallId ? -1 : a.rollCallId > b.rollCallId ? 1 : 0));
   return out;
 }
 
@@ -268,9 +348,12 @@ export async function getItem(release: Release, links: Links, id: string) {
   const item = (await itemsById(release, [id])).get(id);
   if (!item) return null;
   const q = new Params();
-  const comments = await release.pool.rows(`
+  const comments = await release.pool.rows(
+    `
     SELECT comment_id AS id, speaker, statement, page::INTEGER AS page FROM comments
-    WHERE document_id = ${q.add(item.documentId)} AND file_number = ${q.add(item.fileNumber)} AND year = ${q.add(item.year)} ORDER BY sequence`, q);
+    WHERE document_id = ${q.add(item.documentId)} AND file_number = ${q.add(item.fileNumber)} AND year = ${q.add(item.year)} ORDER BY sequence`,
+    q,
+  );
   const { amounts, housingUnits, addresses, parties, ...rest } = item;
   return {
     ...rest,

@@ -1,15 +1,15 @@
 // Meetings as records: the list of meetings the lake holds (by year), and one meeting with its documents, its items in
 // agenda order with their actions and roll calls, and its public commenters in order.
 import type { MeetingCoverage } from '../../core/lake/coverage.ts';
+import { itemRecordsById } from '../engine/texts.ts';
 import type { Release } from '../lake/release.ts';
 import { meetingsCoverage, spanOf } from './coverage.ts';
+import { InvalidParameter } from './errors.ts';
+import { rollCall, rollCallFilter, type RollCallFilters } from './items.ts';
 import type { Links } from './links.ts';
 import { documentsOf } from './pages.ts';
-import { rollCallFilter, rollCall, type RollCallFilters } from './items.ts';
-import { itemRecordsById } from '../engine/texts.ts';
 import { Params } from './sql.ts';
 import { yearRange } from './years.ts';
-import { InvalidParameter } from './errors.ts';
 
 /** A meeting date as given in a path or a tool call: a real calendar date, 2012–2026. */
 export function meetingDate(date: string): string {

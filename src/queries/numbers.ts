@@ -4,10 +4,10 @@
 // File numbers are read from the query as typed, enactment numbers from its analysed terms. An enactment number the
 // lake records for no file still names one where a page cites it with its file: `Motion No. M17-082 (File No. 170575)`.
 import { pageId } from '../../core/lake/ids.ts';
-import { parseQuery, terms, type ParsedQuery } from '../../core/text/analysis.ts';
-import type { Release } from '../lake/release.ts';
-import { rank, type Pin } from '../engine/rank.ts';
+import { type ParsedQuery, parseQuery, terms } from '../../core/text/analysis.ts';
+import { type Pin, rank } from '../engine/rank.ts';
 import { textsById } from '../engine/texts.ts';
+import type { Release } from '../lake/release.ts';
 import { Params } from './sql.ts';
 
 /** An enactment number as analysed (core/text/analysis.ts): `178-16` (number-year), `m16-152` (motion: year-number). */
@@ -40,10 +40,23 @@ const CITING_PAGES = 20;
  * printing it, in order of their scores.
  */
 async function citedFiles(release: Release, term: string): Promise<string[]> {
-  const { hits } = await rank(release, { collection: 'page', query: parseQuery(term), from: 0, to: 9999, limit: CITING_PAGES });
-  const texts = await textsById(release, 'page', hits.map((h) => h.id));
+  const { hits } = await rank(release, {
+    collection: 'page',
+    query: parseQuery(term),
+    from: 0,
+    to: 9999,
+    limit: CITING_PAGES,
+  });
+  const texts = await textsById(
+    release,
+    'page',
+    hits.map((h) => h.id),
+  );
   const [, letter, first, second] = /^(\p{L}?)(\d+)-(\d+)$/u.exec(term)!;
-  const cited = new RegExp(`(?<![\\p{L}\\p{N}])${letter}0*${first}-${second}\\s*\\(\\s*File\\s+No\\.?\\s*(\\d{6})\\s*\\)`, 'giu');
+  const cited = new RegExp(
+    `(?<![\\p{L}\\p{N}])${letter}0*${first}-${second}\\s*\\(\\s*File\\s+No\\.?\\s*(\\d{6})\\s*\\)`,
+    'giu',
+  );
   const files = hits.flatMap((h) => [...(texts.get(h.id) ?? '').matchAll(cited)].map((c) => c[1]));
   return [...new Set(files)];
 }
@@ -71,7 +84,10 @@ export async function namedFiles(release: Release, text: string): Promise<string
   const files = await fileNumbersIn(release, text, parseQuery(text));
   if (files.length === 0) return [];
   const q = new Params();
-  const rows = await release.pool.rows(`SELECT file_number FROM legislative_files WHERE file_number IN (${q.list(files)})`, q);
+  const rows = await release.pool.rows(
+    `SELECT file_number FROM legislative_files WHERE file_number IN (${q.list(files)})`,
+    q,
+  );
   const held = new Set(rows.map((r) => String(r.file_number)));
   return files.filter((f) => held.has(f));
 }
@@ -95,7 +111,10 @@ async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<s
   const missing = files.filter((f) => !out.has(f));
   if (missing.length) {
     const q = new Params();
-    const rows = await release.pool.rows(`SELECT file_number, meetings FROM legislative_files WHERE file_number IN (${q.list(missing)})`, q);
+    const rows = await release.pool.rows(
+      `SELECT file_number, meetings FROM legislative_files WHERE file_number IN (${q.list(missing)})`,
+      q,
+    );
     const read = new Map(rows.map((r) => [String(r.file_number), r.meetings as Meeting[]]));
     for (const f of missing) out.set(f, read.get(f) ?? []);
   }
@@ -116,7 +135,12 @@ async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<s
  * page to its last, within the years (and kind, meeting) asked; a page once, for its first file. None for a query
  * that cannot match (no term nor phrase, or an empty year range).
  */
-export async function namedPages(release: Release, text: string, query: ParsedQuery, p: { from: number; to: number; kind?: string; date?: string }): Promise<Pin[]> {
+export async function namedPages(
+  release: Release,
+  text: string,
+  query: ParsedQuery,
+  p: { from: number; to: number; kind?: string; date?: string },
+): Promise<Pin[]> {
   if (p.from > p.to || [...query.terms, ...query.phrases.flat()].length === 0) return [];
   const files = await fileNumbersIn(release, text, query);
   if (files.length === 0) return [];

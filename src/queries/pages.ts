@@ -11,7 +11,7 @@ import { coverageOf } from './coverage.ts';
 import type { Links } from './links.ts';
 import { namedPages } from './numbers.ts';
 import { Params } from './sql.ts';
-import { yearRange, type YearRange } from './years.ts';
+import { type YearRange, yearRange } from './years.ts';
 
 export interface PageSearchParams {
   q: string;
@@ -40,7 +40,13 @@ export interface PageHit {
   score: number;
 }
 
-const LEXICAL: Retrieval = { requested: 'lexical', used: 'lexical', embeddingModel: null, semanticCoverage: 0, fallbackReason: null };
+const LEXICAL: Retrieval = {
+  requested: 'lexical',
+  used: 'lexical',
+  embeddingModel: null,
+  semanticCoverage: 0,
+  fallbackReason: null,
+};
 
 /**
  * The pages of a query ranked by the engine (src/engine/rank.ts), with the total number of matching pages. A query
@@ -48,20 +54,44 @@ const LEXICAL: Retrieval = { requested: 'lexical', used: 'lexical', embeddingMod
  * its meetings by their best page's score, each meeting's pages together by score; then every other match (a letter
  * citing the file) by score. `hybrid`: fused with the page vectors; `snippets`: each hit with its snippet.
  */
-export async function rankPages(release: Release, p: { q: string; kind?: string; date?: string; limit: number; hybrid?: boolean; snippets?: boolean } & YearRange) {
+export async function rankPages(
+  release: Release,
+  p: { q: string; kind?: string; date?: string; limit: number; hybrid?: boolean; snippets?: boolean } & YearRange,
+) {
   const query = parseQuery(p.q);
   const pinned = namedPages(release, p.q, query, p); // its SQL runs while the engine ranks
   const ranking = await rank(release, {
-    collection: 'page', query, from: p.from, to: p.to, kind: p.kind, date: p.date, limit: p.limit, pinned,
-    hybrid: p.hybrid ? { text: p.q } : undefined, snippets: p.snippets,
+    collection: 'page',
+    query,
+    from: p.from,
+    to: p.to,
+    kind: p.kind,
+    date: p.date,
+    limit: p.limit,
+    pinned,
+    hybrid: p.hybrid ? { text: p.q } : undefined,
+    snippets: p.snippets,
   });
-  return { ids: ranking.hits, total: ranking.total, retrieval: ranking.retrieval ?? LEXICAL, interpreted: ranking.interpreted };
+  return {
+    ids: ranking.hits,
+    total: ranking.total,
+    retrieval: ranking.retrieval ?? LEXICAL,
+    interpreted: ranking.interpreted,
+  };
 }
 
 export async function searchPages(release: Release, links: Links, p: PageSearchParams) {
   const range = yearRange(p, p.date);
   // mode=hybrid: BM25 and vector rankings fused (src/engine/vectors.ts), or BM25 with the reason it fell back.
-  const ranked = await rankPages(release, { q: p.q, kind: p.kind, date: p.date, limit: p.limit, ...range, hybrid: p.mode === 'hybrid', snippets: true });
+  const ranked = await rankPages(release, {
+    q: p.q,
+    kind: p.kind,
+    date: p.date,
+    limit: p.limit,
+    ...range,
+    hybrid: p.mode === 'hybrid',
+    snippets: true,
+  });
   const { retrieval } = ranked;
   const [docs, coverage] = await Promise.all([documentsOf(release), coverageOf(release, range, p.date)]);
   const results: PageHit[] = ranked.ids.map(({ id, score, snippet }) => {
@@ -95,12 +125,21 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
   };
 }
 
-export interface DocumentMeta { meetingDate: string; year: number; kind: DocumentKind; title: string; officialUrl: string; pages: number }
+export interface DocumentMeta {
+  meetingDate: string;
+  year: number;
+  kind: DocumentKind;
+  title: string;
+  officialUrl: string;
+  pages: number;
+}
 
 /** The release's documents (a few thousand rows), held per release: search results need only these and the page number. */
 export function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
   return release.memo('documents', async () => {
-    const rows = await release.pool.rows(`SELECT document_id AS id, strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind, title, official_url AS "officialUrl", pages::INTEGER AS pages FROM documents`);
+    const rows = await release.pool.rows(
+      `SELECT document_id AS id, strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind, title, official_url AS "officialUrl", pages::INTEGER AS pages FROM documents`,
+    );
     return new Map(rows.map(({ id, ...d }) => [String(id), d as unknown as DocumentMeta]));
   });
 }
@@ -114,15 +153,26 @@ export async function getPage(release: Release, links: Links, id: string) {
   const q = new Params();
   const where = `WHERE page_id = ${q.add(id)}${year ? ` AND year = ${q.add(year)}` : ''}`;
   const [rows, docs, texts] = await Promise.all([
-    release.pool.rows(`
+    release.pool.rows(
+      `
       SELECT page_id AS id, document_id AS "documentId", strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind,
              page::INTEGER AS page, NULL AS pages, title, header, footer, NULL AS text, quality, official_url AS "officialUrl"
-      FROM pages ${where}`, q),
+      FROM pages ${where}`,
+      q,
+    ),
     documentsOf(release),
     textsById(release, 'page', [id]),
   ]);
   if (rows.length === 0) return null;
   const text = texts.get(id) ?? String((await release.pool.rows(`SELECT text FROM pages ${where}`, q))[0].text);
   const { pages } = docs.get(String(rows[0].documentId))!;
-  return { ...rows[0], pages, text, transcriptUrl: links.page(id), markdownUrl: links.page(id, true), meetingUrl: links.meeting(String(rows[0].meetingDate)), release: release.id };
+  return {
+    ...rows[0],
+    pages,
+    text,
+    transcriptUrl: links.page(id),
+    markdownUrl: links.page(id, true),
+    meetingUrl: links.meeting(String(rows[0].meetingDate)),
+    release: release.id,
+  };
 }

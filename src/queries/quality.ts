@@ -1,11 +1,11 @@
 // The data-quality report: coverage (per document, and per year and kind), provenance, supervisor-name reconciliation
 // and the row-level problem list, all counted from the release's tables.
 import { FAILING_RESULTS } from '../../core/lake/format.ts';
-import { sqlString } from '../../core/sql.ts';
 import { pageId } from '../../core/lake/ids.ts';
+import { sqlString } from '../../core/sql.ts';
 import type { RefusedRelease } from '../lake/lake.ts';
-import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
+import type { Release } from '../lake/release.ts';
 import type { Links } from './links.ts';
 import { Params } from './sql.ts';
 
@@ -14,7 +14,18 @@ export const QUALITY_SCHEMA_VERSION = '1.2.0';
 /** Problem rows listed in the report; the whole list is the release's problems.parquet. */
 export const PROBLEM_ROWS = 5000;
 
-const COUNTS = ['pages', 'pagesWithText', 'repairedPages', 'garbagePages', 'emptyPages', 'items', 'rollCalls', 'positions', 'comments', 'problems'] as const;
+const COUNTS = [
+  'pages',
+  'pagesWithText',
+  'repairedPages',
+  'garbagePages',
+  'emptyPages',
+  'items',
+  'rollCalls',
+  'positions',
+  'comments',
+  'problems',
+] as const;
 
 const PER_DOCUMENT = `
 WITH pg AS (
@@ -63,14 +74,22 @@ export async function qualityReport(release: Release, links: Links, refused: Ref
   const byYearKind = new Map<string, Row>();
   for (const d of docs) {
     const key = `${d.year}|${d.kind}`;
-    const g = byYearKind.get(key) ?? { year: d.year, kind: d.kind, documents: 0, ...Object.fromEntries(COUNTS.map((c) => [c, 0])) };
+    const g = byYearKind.get(key) ?? {
+      year: d.year,
+      kind: d.kind,
+      documents: 0,
+      ...Object.fromEntries(COUNTS.map((c) => [c, 0])),
+    };
     g.documents = Number(g.documents) + 1;
     for (const c of COUNTS) g[c] = Number(g[c]) + Number(d[c]);
     byYearKind.set(key, g);
   }
   const problemTotal = sum(byKind, 'n');
   // Page 0: a problem of a whole source (a Legistar export, a document left out), which has no page record.
-  const cite = (p: Row) => ({ ...p, pageUrl: Number(p.page) > 0 ? links.page(pageId(String(p.documentId), p.page as number)) : null });
+  const cite = (p: Row) => ({
+    ...p,
+    pageUrl: Number(p.page) > 0 ? links.page(pageId(String(p.documentId), p.page as number)) : null,
+  });
   const n = names[0];
   return {
     schemaVersion: QUALITY_SCHEMA_VERSION,
@@ -86,12 +105,22 @@ export async function qualityReport(release: Release, links: Links, refused: Ref
       supervisors: m.tables.supervisors.rows,
     },
     coverage: {
-      byYearKind: [...byYearKind.values()].sort((a, b) => Number(a.year) - Number(b.year) || String(a.kind).localeCompare(String(b.kind))),
-      documents: docs.map((d) => Object.fromEntries(['documentId', 'meetingDate', 'year', 'kind', ...COUNTS].map((k) => [k, d[k]]))),
+      byYearKind: [...byYearKind.values()].sort(
+        (a, b) => Number(a.year) - Number(b.year) || String(a.kind).localeCompare(String(b.kind)),
+      ),
+      documents: docs.map((d) =>
+        Object.fromEntries(['documentId', 'meetingDate', 'year', 'kind', ...COUNTS].map((k) => [k, d[k]])),
+      ),
     },
     provenance: docs.map((d) => ({
-      documentId: d.documentId, fileName: d.fileName, officialUrl: d.officialUrl, archiveUrl: d.archiveUrl, sha256: d.sha256, bytes: d.bytes,
-      extractor: d.extractor, parser,
+      documentId: d.documentId,
+      fileName: d.fileName,
+      officialUrl: d.officialUrl,
+      archiveUrl: d.archiveUrl,
+      sha256: d.sha256,
+      bytes: d.bytes,
+      extractor: d.extractor,
+      parser,
     })),
     reconciliation: {
       namesRecorded: n.recorded,
@@ -159,7 +188,9 @@ async function legistarWitness(release: Release, links: Links) {
         minutes AS (SELECT DISTINCT meeting_date FROM documents WHERE kind = 'minutes')
       SELECT strftime(meeting_date, '%Y-%m-%d') AS date, li.meeting_date IS NOT NULL AS legistar, m.meeting_date IS NOT NULL AS minutes
       FROM li FULL JOIN minutes m USING (meeting_date) ORDER BY 1`),
-    release.pool.rows(`SELECT count(*)::INTEGER AS "legistarRows" FROM (SELECT DISTINCT meeting_date, file_number, action, result, action_type, outcome, meeting_url, source FROM legistar_meeting_items)`),
+    release.pool.rows(
+      `SELECT count(*)::INTEGER AS "legistarRows" FROM (SELECT DISTINCT meeting_date, file_number, action, result, action_type, outcome, meeting_url, source FROM legistar_meeting_items)`,
+    ),
   ]);
   const total = (k: string) => byMeeting.reduce((n, m) => n + Number(m[k]), 0);
   const dates = (pick: (m: Row) => boolean) => meetings.filter(pick).map((m) => String(m.date));
@@ -173,14 +204,31 @@ async function legistarWitness(release: Release, links: Links) {
       minutesWithoutLegistar: minutesOnly.length,
       statement: `${both.length} meeting${both.length === 1 ? '' : 's'} with both Legistar's meeting items and the minutes; ${legistarOnly.length} with Legistar's items only, ${minutesOnly.length} with minutes only (not compared).`,
     },
-    counts: { ...Object.fromEntries(['compared', 'agreeing', 'disagreeing', 'onlyInLegistar', 'onlyInMinutes'].map((k) => [k, total(k)])), legistarRows },
+    counts: {
+      ...Object.fromEntries(
+        ['compared', 'agreeing', 'disagreeing', 'onlyInLegistar', 'onlyInMinutes'].map((k) => [k, total(k)]),
+      ),
+      legistarRows,
+    },
     byMeeting,
     disagreements: disagreements.map((d) => ({
       meetingDate: d.meetingDate,
       fileNumber: d.fileNumber,
-      legistar: { action: d.l_action, result: d.l_result, actionType: d.l_type, outcome: d.l_outcome, meetingUrl: d.l_url, source: d.l_source },
+      legistar: {
+        action: d.l_action,
+        result: d.l_result,
+        actionType: d.l_type,
+        outcome: d.l_outcome,
+        meetingUrl: d.l_url,
+        source: d.l_source,
+      },
       minutes: {
-        rollCallId: d.roll_call_id, action: d.m_action, actionType: d.m_type, result: d.m_result, page: d.page, officialUrl: d.m_url,
+        rollCallId: d.roll_call_id,
+        action: d.m_action,
+        actionType: d.m_type,
+        result: d.m_result,
+        page: d.page,
+        officialUrl: d.m_url,
         pageUrl: links.page(pageId(String(d.document_id), Number(d.page))),
       },
     })),

@@ -2,9 +2,10 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+
 import { MANIFEST_FILE } from '../../core/lake/format.ts';
 import { isReleaseId } from '../../core/lake/ids.ts';
-import { checkedManifest, ReleaseRefused, type Release } from '../lake/release.ts';
+import { checkedManifest, type Release, ReleaseRefused } from '../lake/release.ts';
 import type { Links } from './links.ts';
 
 export async function keptReleases(release: Release, links: Links) {

@@ -4,7 +4,7 @@ import type { Release } from '../lake/release.ts';
 import { checkPositionVoter } from './errors.ts';
 import type { Links } from './links.ts';
 import { searchPages } from './pages.ts';
-import { unifiedSearch, voteFiltered, type UnifiedParams } from './unified.ts';
+import { type UnifiedParams, unifiedSearch, voteFiltered } from './unified.ts';
 
 export function search(release: Release, links: Links, p: UnifiedParams) {
   checkPositionVoter(p.position, p.supervisor, 'supervisor');

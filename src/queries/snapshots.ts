@@ -8,13 +8,14 @@
 // min/max statistics prune the rest) and skips at most BLOCK - 1 rows. `ORDER BY key LIMIT ? OFFSET ?` re-read and
 // re-sorted the whole table per page instead (page time grew with the cursor).
 import type { DuckDBBlobValue } from '@duckdb/node-api';
-import { MANIFEST_FILE, snapshotEntity, type EntityName } from '../../core/lake/format.ts';
+
+import { type EntityName, MANIFEST_FILE, snapshotEntity } from '../../core/lake/format.ts';
 import { ByteLru } from '../lake/lru.ts';
-import type { Release } from '../lake/release.ts';
 import type { Row } from '../lake/pool.ts';
-import type { Links } from './links.ts';
+import type { Release } from '../lake/release.ts';
 import { schema } from '../schemas.ts';
 import { CHANGES_SCHEMA_VERSION } from './changes.ts';
+import type { Links } from './links.ts';
 import { Params } from './sql.ts';
 
 /** Version of the snapshot record shapes (schemas/snapshot/*.json); bumped only on an incompatible change. */
@@ -45,27 +46,36 @@ const hex = (id: string) => {
 export const ENTITIES: Entity[] = [
   {
     ...snapshotEntity('documents'),
-    description: 'One record per PDF: meeting date, kind, pages, official URL, sha256, extractor, and the release that first carried it',
-    columns: (r) => `t.document_id, t.meeting_date, t.year::INTEGER AS year, t.kind, t.title, t.file_name, t.official_url, t.archive_url, t.sha256,
+    description:
+      'One record per PDF: meeting date, kind, pages, official URL, sha256, extractor, and the release that first carried it',
+    columns: (
+      r,
+    ) => `t.document_id, t.meeting_date, t.year::INTEGER AS year, t.kind, t.title, t.file_name, t.official_url, t.archive_url, t.sha256,
       t.bytes::INTEGER AS bytes, t.pages::INTEGER AS pages, t.synthetic, t.extractor,
       coalesce(nullif(f.first_release, ''), '${hex(r.id)}') AS first_release`,
     joins: () => FIRST_RELEASE,
   },
   {
     ...snapshotEntity('supervisors'),
-    description: 'Reconciled supervisor identities: full name, surname, district, term, and every name variant recorded',
-    columns: () => `t.supervisor_id, t.surname, t.full_name, t.district::INTEGER AS district, t.term_from, t.term_to, t.name_variants`,
+    description:
+      'Reconciled supervisor identities: full name, surname, district, term, and every name variant recorded',
+    columns: () =>
+      `t.supervisor_id, t.surname, t.full_name, t.district::INTEGER AS district, t.term_from, t.term_to, t.name_variants`,
   },
   {
     ...snapshotEntity('recorded-positions'),
-    description: 'One record per supervisor per roll call: the recorded name, the reconciled supervisor, the position and the action voted on',
-    columns: () => `t.position_id, t.roll_call_id, t.item_id, t.document_id, t.meeting_date, t.year::INTEGER AS year, t.file_number,
+    description:
+      'One record per supervisor per roll call: the recorded name, the reconciled supervisor, the position and the action voted on',
+    columns:
+      () => `t.position_id, t.roll_call_id, t.item_id, t.document_id, t.meeting_date, t.year::INTEGER AS year, t.file_number,
       t.page::INTEGER AS page, t.supervisor_id, t.name_as_recorded, t.position, t.action, t.action_type, t.is_final, t.rescinded_by`,
   },
   {
     ...snapshotEntity('legislative-files'),
-    description: 'One record per file number: matter, titles, sponsors, every meeting it appeared at, its actions in order with roll-call tallies, the final action if any (from agendas and minutes); what Legistar says of it (legistar)',
-    columns: () => `t.file_number, t.matter, t.item_type, t.titles, t.long_title, t.sponsors, t.enactment_numbers, t.first_meeting, t.last_meeting,
+    description:
+      'One record per file number: matter, titles, sponsors, every meeting it appeared at, its actions in order with roll-call tallies, the final action if any (from agendas and minutes); what Legistar says of it (legistar)',
+    columns:
+      () => `t.file_number, t.matter, t.item_type, t.titles, t.long_title, t.sponsors, t.enactment_numbers, t.first_meeting, t.last_meeting,
       t.meetings, t.actions, t.final_action, t.legistar`,
   },
 ];
@@ -75,9 +85,11 @@ export const entity = (name: string): Entity | undefined => ENTITIES.find((e) =>
 export const recordSchemaId = (name: EntityName) => `snapshot/${name}.json`;
 
 /** The entity's records (`where` over the table aliased `t`) in no particular order. */
-const unorderedSql = (e: Entity, release: Release, where: string) => `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ${where}`;
+const unorderedSql = (e: Entity, release: Release, where: string) =>
+  `SELECT ${e.columns(release)} FROM "${e.table}" t ${e.joins?.(release) ?? ''} ${where}`;
 
-const selectSql = (e: Entity, release: Release, where: string) => `${unorderedSql(e, release, where)} ORDER BY t."${e.key}"`;
+const selectSql = (e: Entity, release: Release, where: string) =>
+  `${unorderedSql(e, release, where)} ORDER BY t."${e.key}"`;
 
 /** Positions per block of the sparse ordering: a page skips fewer than this many rows of its first block. */
 export const BLOCK = 1024;
@@ -86,13 +98,17 @@ export const BLOCK = 1024;
 type Ordering = string[] | null;
 
 /** The entity's ordering, built once per release on first use. */
-const orderingOf = (release: Release, e: Entity): Promise<Ordering> => release.memo(`ordering:${e.name}`, () => buildOrdering(release, e));
+const orderingOf = (release: Release, e: Entity): Promise<Ordering> =>
+  release.memo(`ordering:${e.name}`, () => buildOrdering(release, e));
 
 async function buildOrdering(release: Release, e: Entity): Promise<Ordering> {
   const key = `t."${e.key}"`;
-  const [check] = await release.pool.rows(`SELECT count(*)::BIGINT::VARCHAR AS n, count(DISTINCT ${key})::BIGINT::VARCHAR AS d FROM "${e.table}" t`);
+  const [check] = await release.pool.rows(
+    `SELECT count(*)::BIGINT::VARCHAR AS n, count(DISTINCT ${key})::BIGINT::VARCHAR AS d FROM "${e.table}" t`,
+  );
   if (check.n !== check.d) return null; // a NULL or repeated key: ranges could not split it, so page by OFFSET
-  const rows = await release.pool.rows(`SELECT k FROM (SELECT ${key}::VARCHAR AS k, row_number() OVER (ORDER BY ${key}) - 1 AS rn FROM "${e.table}" t)
+  const rows = await release.pool
+    .rows(`SELECT k FROM (SELECT ${key}::VARCHAR AS k, row_number() OVER (ORDER BY ${key}) - 1 AS rn FROM "${e.table}" t)
     WHERE rn % ${BLOCK} = 0 ORDER BY k`);
   return rows.map((r) => r.k as string);
 }
@@ -104,7 +120,10 @@ async function pageSql(release: Release, e: Entity, p: PageParams, q: Params): P
   const first = Math.floor(p.cursor / BLOCK);
   const after = Math.floor((p.cursor + p.limit - 1) / BLOCK) + 1;
   const key = `t."${e.key}"`;
-  const where = after < ordering.length ? `WHERE ${key} >= ${q.add(ordering[first])} AND ${key} < ${q.add(ordering[after])}` : `WHERE ${key} >= ${q.add(ordering[first])}`;
+  const where =
+    after < ordering.length
+      ? `WHERE ${key} >= ${q.add(ordering[first])} AND ${key} < ${q.add(ordering[after])}`
+      : `WHERE ${key} >= ${q.add(ordering[first])}`;
   return `${selectSql(e, release, where)} LIMIT ${q.add(p.limit)} OFFSET ${q.add(p.cursor - first * BLOCK)}`;
 }
 
@@ -123,10 +142,16 @@ export function ndjsonBytes(blob: DuckDBBlobValue): Buffer {
 
 export const total = (e: Entity, release: Release) => release.manifest.tables[e.table].rows;
 
-export interface PageParams { cursor: number; limit: number; format: 'json' | 'ndjson' | 'arrow'; release?: string }
+export interface PageParams {
+  cursor: number;
+  limit: number;
+  format: 'json' | 'ndjson' | 'arrow';
+  release?: string;
+}
 
 /** The cursor after a page: null when the page reaches the end. */
-export const nextCursor = (e: Entity, release: Release, p: PageParams) => (p.cursor + p.limit < total(e, release) ? p.cursor + p.limit : null);
+export const nextCursor = (e: Entity, release: Release, p: PageParams) =>
+  p.cursor + p.limit < total(e, release) ? p.cursor + p.limit : null;
 
 export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
   let records: Row[] = [];
@@ -135,8 +160,15 @@ export async function snapshotPage(release: Release, e: Entity, p: PageParams) {
     records = await release.pool.rows(await pageSql(release, e, p, q), q);
   }
   return {
-    schemaVersion: SNAPSHOT_SCHEMA_VERSION, release: release.id, entity: e.name, cursor: p.cursor, limit: p.limit,
-    nextCursor: nextCursor(e, release, p), total: total(e, release), returned: records.length, records,
+    schemaVersion: SNAPSHOT_SCHEMA_VERSION,
+    release: release.id,
+    entity: e.name,
+    cursor: p.cursor,
+    limit: p.limit,
+    nextCursor: nextCursor(e, release, p),
+    total: total(e, release),
+    returned: records.length,
+    records,
   };
 }
 
@@ -154,7 +186,10 @@ export const WINDOW = 8 * BLOCK;
 const WINDOW_CACHE_BYTES = 32 * 2 ** 20;
 
 /** One window's NDJSON bytes and where each of its lines starts (one more entry: the end). */
-interface Window { bytes: Buffer; starts: number[] }
+interface Window {
+  bytes: Buffer;
+  starts: number[];
+}
 
 /** A release's windows, least recently used first, evicted past WINDOW_CACHE_BYTES; it goes when the release closes. */
 class WindowCache {
@@ -192,7 +227,9 @@ async function readWindow(release: Release, e: Entity, w: number, size: number):
   const q = new Params();
   const select = await windowSql(release, e, w, size, q);
   const sql = `SELECT encode(coalesce(string_agg(to_json(s)::VARCHAR || chr(10), '' ORDER BY s."${e.key}"), '')) FROM (${select}) s`;
-  const blob = await release.pool.with(async (c) => (await c.runAndReadAll(sql, q.values)).getRows()[0][0] as DuckDBBlobValue);
+  const blob = await release.pool.with(
+    async (c) => (await c.runAndReadAll(sql, q.values)).getRows()[0][0] as DuckDBBlobValue,
+  );
   const bytes = ndjsonBytes(blob);
   return { bytes, starts: lineStarts(bytes) };
 }
@@ -208,7 +245,8 @@ export function lineStarts(bytes: Buffer): number[] {
  * The page as NDJSON (UTF-8): each record a line ending in a newline, exactly `JSON.stringify` of the JSON page's
  * records.
  */
-export const snapshotNdjson = (release: Release, e: Entity, p: PageParams): Promise<Buffer> => snapshotNdjsonWindows(release, e, p, WINDOW);
+export const snapshotNdjson = (release: Release, e: Entity, p: PageParams): Promise<Buffer> =>
+  snapshotNdjsonWindows(release, e, p, WINDOW);
 
 /** snapshotNdjson cut from windows of `size` records (a multiple of BLOCK; tests page across window edges with it). */
 export async function snapshotNdjsonWindows(release: Release, e: Entity, p: PageParams, size: number): Promise<Buffer> {
@@ -228,7 +266,9 @@ export async function snapshotNdjsonWindows(release: Release, e: Entity, p: Page
   // release is held until the read ends, so a release switch never closes it under the query.
   if (w * size < total(e, release)) {
     release.hold();
-    windowAt(w).catch(() => {}).finally(() => release.drop());
+    windowAt(w)
+      .catch(() => {})
+      .finally(() => release.drop());
   }
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
@@ -262,7 +302,13 @@ export function snapshotManifest(release: Release, links: Links) {
       formats: ['json', 'ndjson', 'parquet'],
       table: e.table,
       recordSchema: schema(recordSchemaId(e.name)),
-      parquet: m.tables[e.table].files.map((f) => ({ path: f.path, url: fileUrl(f.path), sha256: f.sha256, bytes: f.bytes, rows: f.rows })),
+      parquet: m.tables[e.table].files.map((f) => ({
+        path: f.path,
+        url: fileUrl(f.path),
+        sha256: f.sha256,
+        bytes: f.bytes,
+        rows: f.rows,
+      })),
     })),
   };
 }

@@ -20,3 +20,10 @@ export class Params {
     return values.map((v) => this.add(v)).join(', ');
   }
 }
+
+/**
+ * A DuckDB row read where no declared type is written yet: its columns are whatever the SQL selects. One place to
+ * find them (the `declared<>` queries type theirs).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped until its query declares its columns
+export type LooseRow = Record<string, any>;

@@ -3,8 +3,8 @@
 // each wait seconds for a table someone else's request started reading.
 import { warmEngine } from '../engine/rank.ts';
 import type { Release } from '../lake/release.ts';
-import { positionTable } from './aggregates/positions.ts';
 import { warmHousing } from './aggregates/housing.ts';
+import { positionTable } from './aggregates/positions.ts';
 import { meetingsCoverage } from './coverage.ts';
 import { warmItems } from './items.ts';
 import { enactmentsOf } from './numbers.ts';
@@ -16,7 +16,13 @@ import { supervisors } from './supervisors.ts';
 export async function warmRelease(release: Release): Promise<void> {
   await positionTable(release).catch(() => {}); // the largest, and several others derive from it
   await Promise.allSettled([
-    warmEngine(release), warmItems(release), warmHousing(release), documentsOf(release), supervisors(release),
-    publishedTimes(release), meetingsCoverage(release), enactmentsOf(release),
+    warmEngine(release),
+    warmItems(release),
+    warmHousing(release),
+    documentsOf(release),
+    supervisors(release),
+    publishedTimes(release),
+    meetingsCoverage(release),
+    enactmentsOf(release),
   ]);
 }

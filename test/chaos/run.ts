@@ -4,14 +4,27 @@
 // /api/health after it and what was left admitted; exits non-zero on any leak, any 5xx but 503 (admission full), or
 // a health check that is not 200 within 2 s.
 import { startFixtureServer } from '../fixture.ts';
-import { abortedPages, abortedPosts, aftermath, headerOnly, mcpBatches, slowBodies, slowReaders, type Outcome, type Target } from './scenarios.ts';
+import {
+  abortedPages,
+  abortedPosts,
+  aftermath,
+  headerOnly,
+  mcpBatches,
+  type Outcome,
+  slowBodies,
+  slowReaders,
+  type Target,
+} from './scenarios.ts';
 
 const rounds = Number(process.env.ROUNDS || 5);
 const n = Number(process.env.CONNECTIONS || 50);
 const limits = { headersTimeoutMs: 2000, bodyTimeoutMs: 2000, sendTimeoutMs: 3000, mcpDeadlineMs: 3000, drainMs: 2000 };
 const logged = new Map<number, number>();
 const running = await startFixtureServer({
-  poolSize: 1, queueLimit: 4, queryTimeoutMs: 5000, limits,
+  poolSize: 1,
+  queueLimit: 4,
+  queryTimeoutMs: 5000,
+  limits,
   log: (line) => {
     const status = (JSON.parse(line) as { status?: number }).status;
     if (status) logged.set(status, (logged.get(status) ?? 0) + 1);
@@ -32,29 +45,40 @@ const scenarios: [string, () => Promise<Outcome & { heldAtEnd?: number }>][] = [
   ['MCP batches of 8', () => mcpBatches(target, Math.ceil(n / 5), 8)],
 ];
 
-interface Tally { sent: number; statuses: Record<string, number>; healthMaxMs: number; healthFailed: number; admittedMax: number; ms: number }
-const tallies = new Map<string, Tally>(scenarios.map(([name]) => [name, { sent: 0, statuses: {}, healthMaxMs: 0, healthFailed: 0, admittedMax: 0, ms: 0 }]));
+interface Tally {
+  sent: number;
+  statuses: Record<string, number>;
+  healthMaxMs: number;
+  healthFailed: number;
+  admittedMax: number;
+  ms: number;
+}
+const tallies = new Map<string, Tally>(
+  scenarios.map(([name]) => [name, { sent: 0, statuses: {}, healthMaxMs: 0, healthFailed: 0, admittedMax: 0, ms: 0 }]),
+);
 
 // Ordinary clients throughout: what they get says whether the service stays up for everyone else.
 const ordinary: Record<string, number> = {};
 let stop = false;
-const background = Promise.all([0, 1].map(async () => {
-  while (!stop) {
-    let status = 'failed';
-    ordinaryInFlight++;
-    try {
-      const res = await fetch(`${running.url}/api/search?q=roof&limit=5`, { signal: AbortSignal.timeout(10_000) });
-      await res.arrayBuffer();
-      status = String(res.status);
-    } catch {
-      // counted as failed
-    } finally {
-      ordinaryInFlight--;
+const background = Promise.all(
+  [0, 1].map(async () => {
+    while (!stop) {
+      let status = 'failed';
+      ordinaryInFlight++;
+      try {
+        const res = await fetch(`${running.url}/api/search?q=roof&limit=5`, { signal: AbortSignal.timeout(10_000) });
+        await res.arrayBuffer();
+        status = String(res.status);
+      } catch {
+        // counted as failed
+      } finally {
+        ordinaryInFlight--;
+      }
+      ordinary[status] = (ordinary[status] ?? 0) + 1;
+      await new Promise((r) => setTimeout(r, 50));
     }
-    ordinary[status] = (ordinary[status] ?? 0) + 1;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}));
+  }),
+);
 
 const started = Date.now();
 for (let round = 1; round <= rounds; round++) {
@@ -76,17 +100,34 @@ stop = true;
 await background;
 await running.close();
 
-console.log(`chaos: ${rounds} rounds of ${n} connections per scenario in ${Math.round((Date.now() - started) / 1000)} s (5 admission slots)`);
-console.log('scenario                  sent  seen by clients                             health max  failed  admitted after');
+console.log(
+  `chaos: ${rounds} rounds of ${n} connections per scenario in ${Math.round((Date.now() - started) / 1000)} s (5 admission slots)`,
+);
+console.log(
+  'scenario                  sent  seen by clients                             health max  failed  admitted after',
+);
 for (const [name, t] of tallies) {
-  const seen = Object.entries(t.statuses).sort().map(([s, c]) => `${s}: ${c}`).join(', ');
-  console.log(`${name.padEnd(24)} ${String(t.sent).padStart(5)}  ${seen.padEnd(42)} ${`${t.healthMaxMs} ms`.padStart(10)}  ${String(t.healthFailed).padStart(6)}  ${String(t.admittedMax).padStart(14)}`);
+  const seen = Object.entries(t.statuses)
+    .sort()
+    .map(([s, c]) => `${s}: ${c}`)
+    .join(', ');
+  console.log(
+    `${name.padEnd(24)} ${String(t.sent).padStart(5)}  ${seen.padEnd(42)} ${`${t.healthMaxMs} ms`.padStart(10)}  ${String(t.healthFailed).padStart(6)}  ${String(t.admittedMax).padStart(14)}`,
+  );
 }
 console.log(`ordinary requests alongside: ${JSON.stringify(ordinary)}`);
 console.log(`server log, by status: ${JSON.stringify(Object.fromEntries([...logged].sort((a, b) => a[0] - b[0])))}`);
 
-const fivexx = [...logged].filter(([s]) => s >= 500 && s !== 503).reduce((a, [, c]) => a + c, 0)
-  + [...tallies.values(), { statuses: ordinary }].reduce((a, t) => a + Object.entries(t.statuses).filter(([s]) => /^5\d\d$/.test(s) && s !== '503').reduce((x, [, c]) => x + c, 0), 0);
+const fivexx =
+  [...logged].filter(([s]) => s >= 500 && s !== 503).reduce((a, [, c]) => a + c, 0) +
+  [...tallies.values(), { statuses: ordinary }].reduce(
+    (a, t) =>
+      a +
+      Object.entries(t.statuses)
+        .filter(([s]) => /^5\d\d$/.test(s) && s !== '503')
+        .reduce((x, [, c]) => x + c, 0),
+    0,
+  );
 const leaks = [...tallies.values()].reduce((a, t) => a + t.admittedMax, 0);
 const unhealthy = [...tallies.values()].reduce((a, t) => a + t.healthFailed, 0);
 console.log(`leaks: ${leaks}, 5xx other than 503: ${fivexx}, failed health checks: ${unhealthy}`);

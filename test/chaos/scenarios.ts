@@ -10,7 +10,12 @@ export interface Target {
   admitted: () => number;
 }
 
-export interface Outcome { scenario: string; sent: number; statuses: Record<string, number>; ms: number }
+export interface Outcome {
+  scenario: string;
+  sent: number;
+  statuses: Record<string, number>;
+  ms: number;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const portOf = (t: Target) => Number(new URL(t.url).port);
@@ -21,7 +26,12 @@ const portOf = (t: Target) => Number(new URL(t.url).port);
  * nothing happened within `waitMs`. With `trickleMs` the client reads one chunk (up to 64 KiB) that often and keeps
  * the connection until the server closes it.
  */
-export function connection(t: Target, act: (s: Socket, leave: () => void) => void | Promise<void>, waitMs: number, trickleMs = 0): Promise<string> {
+export function connection(
+  t: Target,
+  act: (s: Socket, leave: () => void) => void | Promise<void>,
+  waitMs: number,
+  trickleMs = 0,
+): Promise<string> {
   return new Promise((resolve) => {
     const s = connect(portOf(t), '127.0.0.1');
     let first = '';
@@ -43,11 +53,15 @@ export function connection(t: Target, act: (s: Socket, leave: () => void) => voi
       setTimeout(() => s.resume(), trickleMs);
     });
     s.on('error', () => {});
-    s.on('close', () => settle(left ? 'aborted' : status() ?? 'closed'));
-    s.once('connect', () => void act(s, () => {
-      left = true;
-      s.destroy();
-    }));
+    s.on('close', () => settle(left ? 'aborted' : (status() ?? 'closed')));
+    s.once(
+      'connect',
+      () =>
+        void act(s, () => {
+          left = true;
+          s.destroy();
+        }),
+    );
   });
 }
 
@@ -62,11 +76,21 @@ const mcpHeaders = 'Content-Type: application/json\r\nAccept: application/json, 
 /** POSTs to /api/mcp whose body is cut off: the client sends part of it and leaves. */
 export async function abortedPosts(t: Target, n: number): Promise<Outcome> {
   const started = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, (_, i) => connection(t, async (s, leave) => {
-    s.write(`POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${mcpHeaders}Content-Length: 4000\r\n\r\n{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"search_pages","arguments":{"q":"hous`);
-    await sleep(5 + (i % 4) * 10);
-    leave();
-  }, 2000)));
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      connection(
+        t,
+        async (s, leave) => {
+          s.write(
+            `POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${mcpHeaders}Content-Length: 4000\r\n\r\n{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"search_pages","arguments":{"q":"hous`,
+          );
+          await sleep(5 + (i % 4) * 10);
+          leave();
+        },
+        2000,
+      ),
+    ),
+  );
   return count('aborted POSTs', started, results);
 }
 
@@ -74,11 +98,21 @@ export async function abortedPosts(t: Target, n: number): Promise<Outcome> {
 export async function abortedPages(t: Target, n: number): Promise<Outcome> {
   const started = performance.now();
   const entities = ['documents', 'legislative-files', 'recorded-positions', 'supervisors'];
-  const results = await Promise.all(Array.from({ length: n }, (_, i) => connection(t, async (s, leave) => {
-    s.write(`GET /api/snapshots/${entities[i % 4]}?format=ndjson&limit=1000&cursor=${i % 50} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-    await sleep(i % 3);
-    leave();
-  }, 2000)));
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      connection(
+        t,
+        async (s, leave) => {
+          s.write(
+            `GET /api/snapshots/${entities[i % 4]}?format=ndjson&limit=1000&cursor=${i % 50} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+          );
+          await sleep(i % 3);
+          leave();
+        },
+        2000,
+      ),
+    ),
+  );
   return count('aborted NDJSON pages', started, results);
 }
 
@@ -88,14 +122,31 @@ export async function abortedPages(t: Target, n: number): Promise<Outcome> {
  * server still had admitted just before they gave up: their answers must have been cut off by then (the bytes the
  * kernel already took still trickle in, so a client learns of the cut late).
  */
-export async function slowReaders(t: Target, n: number, waitMs: number, pages = 8): Promise<Outcome & { heldAtEnd: number }> {
+export async function slowReaders(
+  t: Target,
+  n: number,
+  waitMs: number,
+  pages = 8,
+): Promise<Outcome & { heldAtEnd: number }> {
   const started = performance.now();
   let heldAtEnd = -1;
   const sample = setTimeout(() => (heldAtEnd = t.admitted()), waitMs - 50);
-  const results = await Promise.all(Array.from({ length: n }, (_, i) => connection(t, (s) => {
-    const path = (k: number) => `/api/snapshots/legislative-files?format=ndjson&limit=1000&cursor=${(i * pages + k) % 240}`;
-    s.write(Array.from({ length: pages }, (_, k) => `GET ${path(k)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''));
-  }, waitMs, 1000)));
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      connection(
+        t,
+        (s) => {
+          const path = (k: number) =>
+            `/api/snapshots/legislative-files?format=ndjson&limit=1000&cursor=${(i * pages + k) % 240}`;
+          s.write(
+            Array.from({ length: pages }, (_, k) => `GET ${path(k)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''),
+          );
+        },
+        waitMs,
+        1000,
+      ),
+    ),
+  );
   clearTimeout(sample);
   return { ...count('slow readers', started, results), heldAtEnd };
 }
@@ -104,47 +155,81 @@ export async function slowReaders(t: Target, n: number, waitMs: number, pages = 
 export async function slowBodies(t: Target, n: number, waitMs: number, everyMs = 300): Promise<Outcome> {
   const started = performance.now();
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-  const results = await Promise.all(Array.from({ length: n }, () => connection(t, async (s) => {
-    s.write(`POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${mcpHeaders}Content-Length: ${body.length}\r\n\r\n`);
-    for (const ch of body) {
-      if (s.destroyed || !s.writable) return;
-      s.write(ch);
-      await sleep(everyMs);
-    }
-  }, waitMs)));
+  const results = await Promise.all(
+    Array.from({ length: n }, () =>
+      connection(
+        t,
+        async (s) => {
+          s.write(`POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${mcpHeaders}Content-Length: ${body.length}\r\n\r\n`);
+          for (const ch of body) {
+            if (s.destroyed || !s.writable) return;
+            s.write(ch);
+            await sleep(everyMs);
+          }
+        },
+        waitMs,
+      ),
+    ),
+  );
   return count('slow bodies', started, results);
 }
 
 /** Connections that send part of a request header and nothing more. */
 export async function headerOnly(t: Target, n: number, waitMs: number): Promise<Outcome> {
   const started = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, (_, i) => connection(t, (s) => {
-    s.write(i % 2 ? 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n' : 'GET /api/search?q=hou');
-  }, waitMs)));
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      connection(
+        t,
+        (s) => {
+          s.write(i % 2 ? 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n' : 'GET /api/search?q=hou');
+        },
+        waitMs,
+      ),
+    ),
+  );
   return count('header-only connections', started, results);
 }
 
 /** A JSON-RPC batch of `calls` tool calls in one POST. */
-export function batch(calls: number, tool = 'search_pages', args: Record<string, unknown> = { q: 'housing', limit: 5 }): string {
-  return JSON.stringify(Array.from({ length: calls }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: tool, arguments: args } })));
+export function batch(
+  calls: number,
+  tool = 'search_pages',
+  args: Record<string, unknown> = { q: 'housing', limit: 5 },
+): string {
+  return JSON.stringify(
+    Array.from({ length: calls }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: tool, arguments: args },
+    })),
+  );
 }
 
 /** `n` concurrent POSTs each carrying a batch of `calls` tool calls; statuses and the slowest answer. */
 export async function mcpBatches(t: Target, n: number, calls: number): Promise<Outcome & { slowestMs: number }> {
   const started = performance.now();
   let slowestMs = 0;
-  const results = await Promise.all(Array.from({ length: n }, async () => {
-    const t0 = performance.now();
-    try {
-      const res = await fetch(`${t.url}/api/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: batch(calls), signal: AbortSignal.timeout(60_000) });
-      await res.text();
-      return String(res.status);
-    } catch {
-      return 'failed';
-    } finally {
-      slowestMs = Math.max(slowestMs, performance.now() - t0);
-    }
-  }));
+  const results = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(`${t.url}/api/mcp`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+          body: batch(calls),
+          signal: AbortSignal.timeout(60_000),
+        });
+        await res.text();
+        return String(res.status);
+      } catch {
+        return 'failed';
+      } finally {
+        slowestMs = Math.max(slowestMs, performance.now() - t0);
+      }
+    }),
+  );
   return { ...count(`MCP batches of ${calls}`, started, results), slowestMs: Math.round(slowestMs) };
 }
 
@@ -152,7 +237,10 @@ export async function mcpBatches(t: Target, n: number, calls: number): Promise<O
  * After a scenario: the server's health within 2 s, and how long until nothing is admitted any more (up to
  * `settleMs`). `admitted` is what is left at the end.
  */
-export async function aftermath(t: Target, settleMs = 2000): Promise<{ health: number; healthMs: number; admitted: number; settledMs: number }> {
+export async function aftermath(
+  t: Target,
+  settleMs = 2000,
+): Promise<{ health: number; healthMs: number; admitted: number; settledMs: number }> {
   const t0 = performance.now();
   let health = 0;
   try {

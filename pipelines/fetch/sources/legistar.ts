@@ -4,20 +4,20 @@
 // feed or whose feed failed. Every failure is reported with its URL; none stops the other years.
 import { CANONICAL } from '../config.ts';
 import {
-  publicUrl,
   type Discovery,
   type ListedDocument,
   type ListedMeeting,
   type MeetingItem,
+  publicUrl,
   type SourceContext,
   type SourceFailure,
 } from '../source.ts';
 import {
+  type CalendarPage,
+  type CalendarRow,
   parseCalendarPage,
   parseFeed,
   parseMeetingPage,
-  type CalendarPage,
-  type CalendarRow,
 } from './legistar-pages.ts';
 
 export { parseCalendarPage, parseFeed, parseMeetingPage } from './legistar-pages.ts';

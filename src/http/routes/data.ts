@@ -1,41 +1,80 @@
 // Data products: snapshot manifest and pages (JSON or NDJSON), single snapshot records, the change
 // feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag, byte ranges;
 // only of releases that verified, with their own bounded pool of downloads).
-import type { ChangeFeed, ChangesParams, CoverageParams, CoverageReport, FormatParams, NoneParams, QualityReport, Releases, SnapshotManifest, SnapshotPage, SnapshotPageParams, SnapshotRecord, SnapshotRecordParams, SnapshotsParams } from '../../schema-types.ts';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
+
 import type { Context } from 'koa';
+
 import { CHECKSUMS_FILE, MANIFEST_FILE, sha256sums } from '../../../core/lake/format.ts';
 import { isReleaseId } from '../../../core/lake/ids.ts';
+import type { Release } from '../../lake/release.ts';
 import { checkedManifest } from '../../lake/release.ts';
 import { coverageReport } from '../../queries/coverage.ts';
-import { coverageMarkdown } from '../../render/markdown/meetings.ts';
 import { keptReleases } from '../../queries/releases.ts';
-import { releasesMarkdown } from '../../render/markdown/data.ts';
-import { entity, nextCursor, recordSchemaId, SNAPSHOT_SCHEMA_VERSION, snapshotNdjson, total } from '../../queries/snapshots.ts';
-import type { State } from '../state.ts';
-import { endpoint, type Endpoint, type RawRoute } from '../endpoints.ts';
-import { changeFeed, qualityReport, snapshotManifest, snapshotPage, snapshotRecord } from '../typed-queries.ts';
-import { notFound } from '../errors.ts';
-import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
-import { notModified } from '../cache.ts';
-import { header, headerRef, pathParameter, problem, response, type Operations } from '../openapi-parts.ts';
+import {
+  entity,
+  nextCursor,
+  recordSchemaId,
+  SNAPSHOT_SCHEMA_VERSION,
+  snapshotNdjson,
+  total,
+} from '../../queries/snapshots.ts';
 import { arrowStream, type JsonSchema } from '../../render/arrow/records.ts';
+import { releasesMarkdown } from '../../render/markdown/data.ts';
+import { coverageMarkdown } from '../../render/markdown/meetings.ts';
+import type {
+  ChangeFeed,
+  ChangesParams,
+  CoverageParams,
+  CoverageReport,
+  FormatParams,
+  NoneParams,
+  QualityReport,
+  Releases,
+  SnapshotManifest,
+  SnapshotPage,
+  SnapshotPageParams,
+  SnapshotRecord,
+  SnapshotRecordParams,
+  SnapshotsParams,
+} from '../../schema-types.ts';
 import { schema } from '../../schemas.ts';
-import type { Release } from '../../lake/release.ts';
+import { notModified } from '../cache.ts';
+import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
+import { type Endpoint, endpoint, type RawRoute } from '../endpoints.ts';
+import { notFound } from '../errors.ts';
+import { header, headerRef, type Operations, pathParameter, problem, response } from '../openapi-parts.ts';
+import type { State } from '../state.ts';
+import { changeFeed, qualityReport, snapshotManifest, snapshotPage, snapshotRecord } from '../typed-queries.ts';
 
-const entityOf = (name: string) => entity(name) ?? Promise.reject(notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`));
+const entityOf = (name: string) =>
+  entity(name) ??
+  Promise.reject(
+    notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`),
+  );
 
 /**
  * A snapshot page as an Arrow IPC stream, typed by the entity's record schema; the page's facts in the headers of an
  * NDJSON page and in the Arrow schema's metadata. Sent whole, as NDJSON pages are (at most 1000 records).
  */
-async function arrowPage(release: Release, e: NonNullable<ReturnType<typeof entity>>, p: SnapshotPageParams, ctx: Context): Promise<undefined> {
+async function arrowPage(
+  release: Release,
+  e: NonNullable<ReturnType<typeof entity>>,
+  p: SnapshotPageParams,
+  ctx: Context,
+): Promise<undefined> {
   const page = await snapshotPage(release, e, p);
-  const facts: Record<string, string> = { schemaVersion: SNAPSHOT_SCHEMA_VERSION, release: release.id, entity: e.name, cursor: String(p.cursor), total: String(page.total) };
+  const facts: Record<string, string> = {
+    schemaVersion: SNAPSHOT_SCHEMA_VERSION,
+    release: release.id,
+    entity: e.name,
+    cursor: String(p.cursor),
+    total: String(page.total),
+  };
   if (page.nextCursor !== null) facts.nextCursor = String(page.nextCursor);
   const bytes = Buffer.from(arrowStream(page.records, schema(recordSchemaId(e.name)) as JsonSchema, facts));
   ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
@@ -50,7 +89,8 @@ async function arrowPage(release: Release, e: NonNullable<ReturnType<typeof enti
 export const dataEndpoints: Endpoint[] = [
   endpoint<SnapshotsParams, SnapshotManifest>({
     path: '/api/snapshots',
-    summary: 'The snapshot manifest: each entity with its schema version, release, record count, record JSON Schema, formats and Parquet files (sha256)',
+    summary:
+      'The snapshot manifest: each entity with its schema version, release, record count, record JSON Schema, formats and Parquet files (sha256)',
     tag: 'data',
     params: 'params/snapshots.json',
     response: 'snapshot-manifest.json',
@@ -58,8 +98,10 @@ export const dataEndpoints: Endpoint[] = [
   }),
   endpoint<SnapshotPageParams, SnapshotPage>({
     path: '/api/snapshots/:entity',
-    summary: 'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
-    description: 'Paging from cursor 0 by nextCursor yields every record of the release exactly once; pin the release with `release=<id>` so a newer release does not change the pages under you.',
+    summary:
+      'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
+    description:
+      'Paging from cursor 0 by nextCursor yields every record of the release exactly once; pin the release with `release=<id>` so a newer release does not change the pages under you.',
     tag: 'data',
     params: 'params/snapshot-page.json',
     response: 'snapshot-page.json',
@@ -89,13 +131,18 @@ export const dataEndpoints: Endpoint[] = [
     response: 'snapshot-record.json',
     handler: async ({ release, path }) => {
       const e = await entityOf(path.entity);
-      return (await snapshotRecord(release, e, path.id)) ?? Promise.reject(notFound(`no ${e.name} record '${path.id}' in release ${release.id}`));
+      return (
+        (await snapshotRecord(release, e, path.id)) ??
+        Promise.reject(notFound(`no ${e.name} record '${path.id}' in release ${release.id}`))
+      );
     },
   }),
   endpoint<ChangesParams, ChangeFeed>({
     path: '/api/changes',
-    summary: 'The append-only change feed: entity changes between consecutive releases, by global sequence (the cursor)',
-    description: 'Pass the response\'s nextCursor as cursor to continue; when hasMore is false, poll later with the same cursor.',
+    summary:
+      'The append-only change feed: entity changes between consecutive releases, by global sequence (the cursor)',
+    description:
+      "Pass the response's nextCursor as cursor to continue; when hasMore is false, poll later with the same cursor.",
     tag: 'data',
     params: 'params/changes.json',
     response: 'change-feed.json',
@@ -103,8 +150,10 @@ export const dataEndpoints: Endpoint[] = [
   }),
   endpoint<CoverageParams, CoverageReport>({
     path: '/api/coverage',
-    summary: 'What the lake holds: meetings, and of those the ones with agendas, minutes, recorded votes and public comment, for the span and each year of it',
-    description: 'Every answer that counts or filters carries the coverage of its own span; this is the whole picture. Counts of recorded positions cover only the meetings with recorded votes.',
+    summary:
+      'What the lake holds: meetings, and of those the ones with agendas, minutes, recorded votes and public comment, for the span and each year of it',
+    description:
+      'Every answer that counts or filters carries the coverage of its own span; this is the whole picture. Counts of recorded positions cover only the meetings with recorded votes.',
     tag: 'data',
     params: 'params/coverage.json',
     response: 'coverage-report.json',
@@ -113,7 +162,8 @@ export const dataEndpoints: Endpoint[] = [
   }),
   endpoint<NoneParams, QualityReport>({
     path: '/api/quality',
-    summary: 'The data-quality report: coverage, provenance, name reconciliation and the problem list, each problem cited by document and page',
+    summary:
+      'The data-quality report: coverage, provenance, name reconciliation and the problem list, each problem cited by document and page',
     tag: 'data',
     params: 'params/none.json',
     response: 'quality-report.json',
@@ -152,13 +202,23 @@ async function releaseFile(ctx: Context): Promise<void> {
   let bytes: number;
   // The checksum list is made from the verified manifest: the same bytes as the release's SHA256SUMS file, and one for
   // a release built before there was such a file.
-  const small = path === MANIFEST_FILE ? manifestBytes : path === CHECKSUMS_FILE ? Buffer.from(sha256sums(Object.values(manifest.tables).flatMap((t) => t.files))) : null;
+  const small =
+    path === MANIFEST_FILE
+      ? manifestBytes
+      : path === CHECKSUMS_FILE
+        ? Buffer.from(sha256sums(Object.values(manifest.tables).flatMap((t) => t.files)))
+        : null;
   if (small) {
     sha256 = createHash('sha256').update(small).digest('hex');
     bytes = small.length;
   } else {
-    const entry = Object.values(manifest.tables).flatMap((t) => t.files).find((f) => f.path === path);
-    if (!entry) throw notFound(`release ${id} has no file '${path ?? ''}'; its files are listed in /api/releases/${id}/files/manifest.json`);
+    const entry = Object.values(manifest.tables)
+      .flatMap((t) => t.files)
+      .find((f) => f.path === path);
+    if (!entry)
+      throw notFound(
+        `release ${id} has no file '${path ?? ''}'; its files are listed in /api/releases/${id}/files/manifest.json`,
+      );
     ({ sha256, bytes } = entry);
   }
   ctx.set('X-Release-Id', id);
@@ -168,7 +228,8 @@ async function releaseFile(ctx: Context): Promise<void> {
   const range = rangeOf(ctx, bytes, sha256);
   ctx.type = releaseFileType(path!);
   if (small) ctx.body = range ? small.subarray(range.start, range.end + 1) : small;
-  else if (ctx.method === 'HEAD') ctx.status = 200; // headers only: no file opened, no download counted
+  else if (ctx.method === 'HEAD')
+    ctx.status = 200; // headers only: no file opened, no download counted
   else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
   sendRange(ctx, bytes, range);
 }
@@ -251,5 +312,10 @@ const releaseFileOperations: Operations = (ex) => {
 };
 
 export const dataRoutes: RawRoute[] = [
-  { methods: ['GET', 'HEAD'], path: '/api/releases/:id/files/{*path}', handler: releaseFile, openapi: releaseFileOperations },
+  {
+    methods: ['GET', 'HEAD'],
+    path: '/api/releases/:id/files/{*path}',
+    handler: releaseFile,
+    openapi: releaseFileOperations,
+  },
 ];

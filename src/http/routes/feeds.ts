@@ -1,21 +1,31 @@
 // Atom feeds to follow a search (/feeds/search, the search page's parameters) or a supervisor's recorded votes
 // (/feeds/supervisors/{id}): the matching records, newest release first. A refused search is a plain-language 400 page.
 import type { Context } from 'koa';
+
+import type { Release } from '../../lake/release.ts';
+import { publishedTimes } from '../../queries/published.ts';
+import { atomFeed, type Entry } from '../../render/atom/feed.ts';
+import { coverageSentences } from '../../render/html/coverage.ts';
+import { plainErrors } from '../../render/html/errors.ts';
+import { day, href } from '../../render/html/layout.ts';
+import {
+  feedHref,
+  filtersText,
+  type Form,
+  resultHref,
+  rollCallOf,
+  searchHref,
+  type SearchResult,
+  TYPE_LABEL,
+} from '../../render/html/page.ts';
+import { badRequestHtml } from '../../render/html/problems.ts';
+import type { SearchResponse } from '../../schema-types.ts';
 import { etagOf, notModified } from '../cache.ts';
 import type { RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
 import type { State } from '../state.ts';
-import { formOf, refusalOf, runSearch, sendHtml } from './web.ts';
 import { bySupervisorId, positionsOf } from './record-pages.ts';
-import { publishedTimes } from '../../queries/published.ts';
-import { atomFeed, type Entry } from '../../render/atom/feed.ts';
-import { feedHref, filtersText, resultHref, rollCallOf, searchHref, TYPE_LABEL, type Form, type SearchResult } from '../../render/html/page.ts';
-import type { SearchResponse } from '../../schema-types.ts';
-import { day, href } from '../../render/html/layout.ts';
-import { plainErrors } from '../../render/html/errors.ts';
-import { coverageSentences } from '../../render/html/coverage.ts';
-import { badRequestHtml } from '../../render/html/problems.ts';
-import type { Release } from '../../lake/release.ts';
+import { formOf, refusalOf, runSearch, sendHtml } from './web.ts';
 
 /** Entries a feed lists: the best matches of its search (the API's largest page). */
 const FEED_SIZE = 50;
@@ -40,7 +50,9 @@ function sendFeed(ctx: Context, xml: string): void {
   ctx.body = xml;
 }
 
-const newest = (entries: Entry[], release: Release) => entries.reduce((m, e) => (e.updated > m ? e.updated : m), '') || new Date(release.manifest.createdAt).toISOString().replace(/\.\d+Z$/, 'Z');
+const newest = (entries: Entry[], release: Release) =>
+  entries.reduce((m, e) => (e.updated > m ? e.updated : m), '') ||
+  new Date(release.manifest.createdAt).toISOString().replace(/\.\d+Z$/, 'Z');
 
 function resultSummary(r: SearchResult): string {
   if (r.resultType === 'vote' || (r.resultType === 'legislation' && r.matchedAction)) {
@@ -65,18 +77,27 @@ async function searchFeed(ctx: Context): Promise<void> {
   }
   const rows = body.results.map((r) => ({
     id: String(r.id),
-    entry: { url: urls.base + resultHref(r, form.q), title: r.title, summary: resultSummary(r), official: r.officialUrl, category: TYPE_LABEL[r.resultType ?? 'page'] },
+    entry: {
+      url: urls.base + resultHref(r, form.q),
+      title: r.title,
+      summary: resultSummary(r),
+      official: r.officialUrl,
+      category: TYPE_LABEL[r.resultType ?? 'page'],
+    },
   }));
   const entries = await dated(release, rows);
   const filters = filtersText(form, body.voter).join(', ');
-  sendFeed(ctx, atomFeed({
-    self: urls.base + feedHref(form),
-    page: urls.base + searchHref(form),
-    title: `Board Records: “${form.q}”${filters ? ` (${filters})` : ''}`,
-    subtitle: `The ${FEED_SIZE} best matches in the San Francisco Board of Supervisors' records, newest release first. ${coverageSentences(body.coverage).join(' ')}`,
-    updated: newest(entries, release),
-    entries,
-  }));
+  sendFeed(
+    ctx,
+    atomFeed({
+      self: urls.base + feedHref(form),
+      page: urls.base + searchHref(form),
+      title: `Board Records: “${form.q}”${filters ? ` (${filters})` : ''}`,
+      subtitle: `The ${FEED_SIZE} best matches in the San Francisco Board of Supervisors' records, newest release first. ${coverageSentences(body.coverage).join(' ')}`,
+      updated: newest(entries, release),
+      entries,
+    }),
+  );
 }
 
 async function supervisorFeed(ctx: Context): Promise<void> {
@@ -96,14 +117,18 @@ async function supervisorFeed(ctx: Context): Promise<void> {
     },
   }));
   const entries = await dated(release, rows);
-  sendFeed(ctx, atomFeed({
-    self: urls.base + href.supervisorFeed(s.id),
-    page: urls.base + href.supervisor(s.id),
-    title: `Board Records: recorded votes of Supervisor ${s.fullName}`,
-    subtitle: `The ${FEED_SIZE} most recent recorded positions, newest release first. ${votes ? coverageSentences(votes.coverage).join(' ') : ''}`.trim(),
-    updated: newest(entries, release),
-    entries,
-  }));
+  sendFeed(
+    ctx,
+    atomFeed({
+      self: urls.base + href.supervisorFeed(s.id),
+      page: urls.base + href.supervisor(s.id),
+      title: `Board Records: recorded votes of Supervisor ${s.fullName}`,
+      subtitle:
+        `The ${FEED_SIZE} most recent recorded positions, newest release first. ${votes ? coverageSentences(votes.coverage).join(' ') : ''}`.trim(),
+      updated: newest(entries, release),
+      entries,
+    }),
+  );
 }
 
 export const feedRoutes: RawRoute[] = [

@@ -1,13 +1,13 @@
 // Every route of the service, in one list, by area: the router (app.ts), the OpenAPI document (openapi.ts) and the MCP
 // tools (the endpoint table's entries) are built from it. Add an area's list here.
-import { isEndpoint, type Endpoint, type Route } from '../endpoints.ts';
+import { type Endpoint, isEndpoint, type Route } from '../endpoints.ts';
 import { openapiDocument } from '../openapi.ts';
 import { answerEndpoints } from './answers.ts';
 import { dataEndpoints, dataRoutes } from './data.ts';
 import { feedRoutes } from './feeds.ts';
 import { mcpRoute } from './mcp.ts';
-import { recordEndpoints } from './records.ts';
 import { recordPageRoutes } from './record-pages.ts';
+import { recordEndpoints } from './records.ts';
 import { serviceRoutes } from './service.ts';
 import { webRoutes } from './web.ts';
 

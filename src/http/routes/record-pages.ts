@@ -2,25 +2,26 @@
 // /supervisors/{id} (and /supervisors). Each is made by the same query as its API record; the JSON stays at the API
 // URL, where `.json` on a page's path, or an Accept that prefers JSON, is sent (a redirect).
 import type { Context } from 'koa';
+
+import type { Supervisor } from '../../../core/roster.ts';
+import type { Release } from '../../lake/release.ts';
+import { InvalidParameter } from '../../queries/errors.ts';
+import { meetingDate } from '../../queries/meetings.ts';
+import { entity } from '../../queries/snapshots.ts';
+import { supervisors } from '../../queries/supervisors.ts';
+import { itemVoters } from '../../queries/voters.ts';
+import { MAX_YEAR, MIN_YEAR } from '../../queries/years.ts';
+import { href } from '../../render/html/layout.ts';
+import { meetingHtml, supervisorHtml, supervisorsHtml } from '../../render/html/meetings.ts';
+import { commentHtml, itemHtml, pageRecordHtml } from '../../render/html/records.ts';
+import type { SnapshotLegislativeFile } from '../../schema-types.ts';
 import { etagOf, notModified } from '../cache.ts';
 import type { RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
 import type { State } from '../state.ts';
+import { getComment, getItem, getMeeting, getPage, snapshotRecord, votesAggregate } from '../typed-queries.ts';
 import type { Urls } from '../urls.ts';
 import { sendHtml } from './web.ts';
-import { meetingDate } from '../../queries/meetings.ts';
-import { entity } from '../../queries/snapshots.ts';
-import { getComment, getItem, getMeeting, getPage, snapshotRecord, votesAggregate } from '../typed-queries.ts';
-import { supervisors } from '../../queries/supervisors.ts';
-import { itemVoters } from '../../queries/voters.ts';
-import { MAX_YEAR, MIN_YEAR } from '../../queries/years.ts';
-import { InvalidParameter } from '../../queries/errors.ts';
-import type { Supervisor } from '../../../core/roster.ts';
-import type { SnapshotLegislativeFile } from '../../schema-types.ts';
-import type { Release } from '../../lake/release.ts';
-import { commentHtml, itemHtml, pageRecordHtml } from '../../render/html/records.ts';
-import { meetingHtml, supervisorHtml, supervisorsHtml } from '../../render/html/meetings.ts';
-import { href } from '../../render/html/layout.ts';
 
 /** The most recent recorded positions a supervisor's page and feed list. */
 export const POSITIONS_SHOWN = 50;
@@ -46,7 +47,12 @@ async function elsewhere(ctx: Context, id: string, api: (id: string) => string |
 }
 
 /** A record page: its id from the path, its API URL, the query that reads it (null: 404) and its HTML. */
-function recordPage<R>(api: (urls: Urls, id: string, release: Release) => string | Promise<string>, read: (release: Release, urls: Urls, id: string) => Promise<R | null>, html: (record: R, ctx: Context) => string, what: string) {
+function recordPage<R>(
+  api: (urls: Urls, id: string, release: Release) => string | Promise<string>,
+  read: (release: Release, urls: Urls, id: string) => Promise<R | null>,
+  html: (record: R, ctx: Context) => string,
+  what: string,
+) {
   return async (ctx: Context) => {
     const { release, urls } = ctx.state as State;
     const id = String(ctx.params.id);
@@ -85,7 +91,8 @@ async function itemWithFile(release: Release, urls: Urls, id: string) {
   return { item, file, whoIs };
 }
 
-export const bySupervisorId = async (release: Release, id: string) => (await supervisors(release)).find((s) => s.id === id) ?? null;
+export const bySupervisorId = async (release: Release, id: string) =>
+  (await supervisors(release)).find((s) => s.id === id) ?? null;
 
 /** The years of a supervisor's term that the lake's years hold, or null when none. */
 export function termYears(s: Supervisor): { from: number; to: number } | null {
@@ -101,26 +108,49 @@ export function termYears(s: Supervisor): { from: number; to: number } | null {
 export async function positionsOf(release: Release, urls: Urls, s: Supervisor) {
   const years = termYears(s);
   if (!years) return null;
-  const p = { voter: s.fullName, from: years.from, to: years.to, final: false, limit: POSITIONS_SHOWN, groupBy: 'roll-call' as const };
+  const p = {
+    voter: s.fullName,
+    from: years.from,
+    to: years.to,
+    final: false,
+    limit: POSITIONS_SHOWN,
+    groupBy: 'roll-call' as const,
+  };
   return { ...(await votesAggregate(release, urls, p)), url: positionsUrl(urls, s) };
 }
 
 /** The API URL of what a supervisor's page shows: their positions per roll call over their term's years. */
 function positionsUrl(urls: Urls, s: Supervisor): string {
   const years = termYears(s);
-  return urls.votes({ voter: s.fullName, from: years?.from, to: years?.to, groupBy: 'roll-call', limit: POSITIONS_SHOWN });
+  return urls.votes({
+    voter: s.fullName,
+    from: years?.from,
+    to: years?.to,
+    groupBy: 'roll-call',
+    limit: POSITIONS_SHOWN,
+  });
 }
 
 export const recordPageRoutes: RawRoute[] = [
   {
     methods: ['GET', 'HEAD'],
     path: '/items/:id',
-    handler: recordPage((u, id) => u.item(id), itemWithFile, (r) => itemHtml(r.item, r.file, r.whoIs), 'item'),
+    handler: recordPage(
+      (u, id) => u.item(id),
+      itemWithFile,
+      (r) => itemHtml(r.item, r.file, r.whoIs),
+      'item',
+    ),
   },
   {
     methods: ['GET', 'HEAD'],
     path: '/pages/:id',
-    handler: recordPage((u, id) => u.page(id), getPage, (r, ctx) => pageRecordHtml(r, query(ctx)), 'page'),
+    handler: recordPage(
+      (u, id) => u.page(id),
+      getPage,
+      (r, ctx) => pageRecordHtml(r, query(ctx)),
+      'page',
+    ),
   },
   {
     methods: ['GET', 'HEAD'],
@@ -162,7 +192,9 @@ export const recordPageRoutes: RawRoute[] = [
     handler: async (ctx) => {
       const { release } = ctx.state as State;
       if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}`), 'public, max-age=60')) return;
-      const list = [...(await supervisors(release))].sort((a, b) => a.surname.localeCompare(b.surname) || a.fullName.localeCompare(b.fullName));
+      const list = [...(await supervisors(release))].sort(
+        (a, b) => a.surname.localeCompare(b.surname) || a.fullName.localeCompare(b.fullName),
+      );
       sendHtml(ctx, supervisorsHtml(list));
     },
   },

@@ -1,6 +1,7 @@
 // The service's own routes: health (answered outside admission) and the OpenAPI document, generated from the route
 // list, which the caller passes (routes/index.ts) so that this module imports no list of its own.
 import type { Context } from 'koa';
+
 import { etagOf, notModified } from '../cache.ts';
 import type { RawRoute, Route } from '../endpoints.ts';
 import { openapiDocument } from '../openapi.ts';

@@ -1,27 +1,36 @@
 // GET / (the search page), its two static assets, and the pages of the problem types; what the record pages and the
 // feeds share with it: the form read from a URL, a search run for it, a refusal in plain words, an HTML answer.
 import { readFileSync } from 'node:fs';
+
 import type { Context } from 'koa';
-import type { State } from '../state.ts';
-import type { RawRoute } from '../endpoints.ts';
-import { etagOf, notModified } from '../cache.ts';
-import { PROBLEM_TYPES, toProblem, type ProblemType } from '../errors.ts';
-import { problemTypeHtml } from '../../render/html/problems.ts';
-import { readParams } from '../params.ts';
-import { DEPTH, MAX_PAGE, pageHtml, PER_PAGE, resultsHtml, type Answer, type Form } from '../../render/html/page.ts';
-import type { Candidate, Refusal } from '../../render/html/errors.ts';
-import { supervisorNames } from '../../queries/supervisors.ts';
-import { search } from '../typed-queries.ts';
+
+import type { Release } from '../../lake/release.ts';
 import { coverageOf, FULL_SPAN } from '../../queries/coverage.ts';
 import { checkYearOrder, InvalidParameter, type ParamError } from '../../queries/errors.ts';
-import type { Release } from '../../lake/release.ts';
+import { supervisorNames } from '../../queries/supervisors.ts';
+import type { Candidate, Refusal } from '../../render/html/errors.ts';
+import { type Answer, DEPTH, type Form, MAX_PAGE, pageHtml, PER_PAGE, resultsHtml } from '../../render/html/page.ts';
+import { problemTypeHtml } from '../../render/html/problems.ts';
+import { etagOf, notModified } from '../cache.ts';
+import type { RawRoute } from '../endpoints.ts';
+import { PROBLEM_TYPES, type ProblemType, toProblem } from '../errors.ts';
+import { readParams } from '../params.ts';
+import type { State } from '../state.ts';
+import { search } from '../typed-queries.ts';
 import type { Urls } from '../urls.ts';
 
-export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+export const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const ASSETS: Record<string, { type: string; body: string }> = {
-  'app.css': { type: 'text/css; charset=utf-8', body: readFileSync(new URL('../../render/html/assets/app.css', import.meta.url), 'utf8') },
-  'app.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(new URL('../../render/html/assets/app.js', import.meta.url), 'utf8') },
+  'app.css': {
+    type: 'text/css; charset=utf-8',
+    body: readFileSync(new URL('../../render/html/assets/app.css', import.meta.url), 'utf8'),
+  },
+  'app.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: readFileSync(new URL('../../render/html/assets/app.js', import.meta.url), 'utf8'),
+  },
 };
 
 const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')).trim();
@@ -30,7 +39,8 @@ const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ??
 function pageOf(v: string): number {
   if (v === '') return 1;
   const n = /^\d{1,3}$/.test(v) ? Number(v) : 0;
-  if (n < 1 || n > MAX_PAGE) throw new InvalidParameter([{ parameter: 'page', rule: 'range', message: `page must be 1 to ${MAX_PAGE}` }]);
+  if (n < 1 || n > MAX_PAGE)
+    throw new InvalidParameter([{ parameter: 'page', rule: 'range', message: `page must be 1 to ${MAX_PAGE}` }]);
   return n;
 }
 
@@ -38,15 +48,29 @@ function pageOf(v: string): number {
 export function formOf(ctx: Context): Form {
   const q = ctx.query;
   return {
-    q: one(q.q), type: one(q.type) || 'all', from: one(q.from), to: one(q.to), supervisor: one(q.supervisor), position: one(q.position),
-    final: one(q.final) === 'true', page: /^\d{1,3}$/.test(one(q.page)) ? Math.max(1, Number(one(q.page))) : 1,
+    q: one(q.q),
+    type: one(q.type) || 'all',
+    from: one(q.from),
+    to: one(q.to),
+    supervisor: one(q.supervisor),
+    position: one(q.position),
+    final: one(q.final) === 'true',
+    page: /^\d{1,3}$/.test(one(q.page)) ? Math.max(1, Number(one(q.page))) : 1,
   };
 }
 
 /** Runs the search of a form for its first `limit` results (the parameters checked as /api/search checks them). */
 export async function runSearch(release: Release, urls: Urls, f: Form, limit: number) {
   if (/^\d+$/.test(f.from) && /^\d+$/.test(f.to)) checkYearOrder(f.from, f.to);
-  const query = { q: f.q, type: f.type, from: f.from, to: f.to, supervisor: f.supervisor, position: f.position, final: f.final ? 'true' : '' };
+  const query = {
+    q: f.q,
+    type: f.type,
+    from: f.from,
+    to: f.to,
+    supervisor: f.supervisor,
+    position: f.position,
+    final: f.final ? 'true' : '',
+  };
   const params = readParams('params/search.json', query);
   return search(release, urls, { ...params, limit });
 }
@@ -55,7 +79,12 @@ export async function runSearch(release: Release, urls: Urls, f: Form, limit: nu
 export function refusalOf(e: unknown, f: Form): Refusal | null {
   const p = toProblem(e);
   if (!p || p.status >= 500) return null;
-  return { status: p.status, errors: (p.extra.errors as ParamError[] | undefined) ?? [], candidates: p.extra.candidates as Candidate[] | undefined, typed: { supervisor: f.supervisor, from: f.from, to: f.to } };
+  return {
+    status: p.status,
+    errors: (p.extra.errors as ParamError[] | undefined) ?? [],
+    candidates: p.extra.candidates as Candidate[] | undefined,
+    typed: { supervisor: f.supervisor, from: f.from, to: f.to },
+  };
 }
 
 /** Sends a page: HTML under the site's Content-Security-Policy. */
@@ -102,7 +131,13 @@ async function problemType(ctx: Context): Promise<void> {
   if (notModified(ctx, etagOf(`${key}\n${type}`), 'public, max-age=3600')) return;
   if (type === 'application/json' || type === 'application/problem+json') {
     ctx.type = 'application/json';
-    ctx.body = { type: urls.problem(key), title: p.title, status: p.status, description: p.description, action: p.action };
+    ctx.body = {
+      type: urls.problem(key),
+      title: p.title,
+      status: p.status,
+      description: p.description,
+      action: p.action,
+    };
     return;
   }
   sendHtml(ctx, problemTypeHtml(p));
@@ -111,7 +146,13 @@ async function problemType(ctx: Context): Promise<void> {
 export const webRoutes: RawRoute[] = [
   { methods: ['GET', 'HEAD'], path: '/problems/:type', handler: problemType },
   { methods: ['GET', 'HEAD'], path: '/', handler: page },
-  { methods: ['GET', 'HEAD'], path: '/favicon.ico', handler: async (ctx) => { ctx.status = 204; } },
+  {
+    methods: ['GET', 'HEAD'],
+    path: '/favicon.ico',
+    handler: async (ctx) => {
+      ctx.status = 204;
+    },
+  },
   {
     methods: ['GET', 'HEAD'],
     path: '/assets/:file',

@@ -1,12 +1,13 @@
 // get_meeting: one meeting (GET /api/meetings/{date}) as a tool, its date an argument rather than a path segment.
 import type { ParsedUrlQuery } from 'node:querystring';
-import type { MeetingParams, MeetingRecord } from '../../schema-types.ts';
+
+import { notFound } from '../../http/errors.ts';
 import { readParams } from '../../http/params.ts';
+import { getMeeting } from '../../http/typed-queries.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
 import { meetingDate } from '../../queries/meetings.ts';
-import { getMeeting } from '../../http/typed-queries.ts';
 import { meetingMarkdown } from '../../render/markdown/meetings.ts';
-import { notFound } from '../../http/errors.ts';
+import type { MeetingParams, MeetingRecord } from '../../schema-types.ts';
 import { paramsSchema, responseOutput } from '../schema.ts';
 import { tool } from '../tool.ts';
 

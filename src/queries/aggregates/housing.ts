@@ -1,12 +1,12 @@
 // The housing aggregate: a supervisor's most recent matching recorded position on each housing-related file, with the
 // file's unit count by the maximum-unit-mention rule, deterministic totals per position, cautions and evidence.
-import { POSITIONS, type Position } from '../../../core/lake/format.ts';
+import { type Position, POSITIONS } from '../../../core/lake/format.ts';
 import type { Release } from '../../lake/release.ts';
-import type { Links } from '../links.ts';
-import { Params } from '../sql.ts';
 import { coverageOf } from '../coverage.ts';
+import type { Links } from '../links.ts';
+import { type LooseRow, Params } from '../sql.ts';
 import { keptPositions, positionTable } from './positions.ts';
-import { INTERPRETATION_LIMITS, resolveAggregateVoter, shownPositions, type AggregateParams } from './shared.ts';
+import { type AggregateParams, INTERPRETATION_LIMITS, resolveAggregateVoter, shownPositions } from './shared.ts';
 
 /** What makes a file housing-related: any of these in a record's title, long title or text (case-insensitive), or a unit mention. */
 export const HOUSING_SIGNALS: { label: string; pattern: string }[] = [
@@ -24,17 +24,17 @@ const signalRegexes = HOUSING_SIGNALS.map((s) => ({ label: s.label, re: new RegE
 
 export const HOUSING_RULE = `A file is housing-related when any record of it in this release (agenda or minutes item) has an extracted unit mention ("80-unit", "350 dwelling units"…), or its title, long title or text contains one of: ${HOUSING_SIGNALS.map((s) => `"${s.label}"`).join(', ')} (whole words, case-insensitive; this covers affordable housing and housing revenue bonds). Each file is counted once, by the voter's most recent matching roll call on it (latest meeting, then the last vote in that item).`;
 
-export const UNIT_RULE = 'Units per file = the largest unit count mentioned in any record of that file (the maximum-unit-mention rule), never the sum of its mentions: a file that mentions an 80-unit and a 350-unit project counts 350. A file with no unit mention counts 0 units and is still counted as a file.';
+export const UNIT_RULE =
+  'Units per file = the largest unit count mentioned in any record of that file (the maximum-unit-mention rule), never the sum of its mentions: a file that mentions an 80-unit and a 350-unit project counts 350. A file with no unit mention counts 0 units and is still counted as a file.';
 
 export const CAUTIONS = [
   'Unit mentions are what the legislation text says; they are not completed, permitted or occupied units.',
   'The same units may appear in several files of one project (financing, lease, approvals), so unit totals across files can count a project more than once.',
   'Amendments change texts: mentions are read from the records in this release and may differ from the final enacted text.',
-  'The housing rule is textual: a file that mentions housing only in passing (a commendation, a code update) is included; read each file\'s signals and evidence.',
+  "The housing rule is textual: a file that mentions housing only in passing (a commendation, a code update) is included; read each file's signals and evidence.",
 ];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a DuckDB row: its columns are untyped until the engine declares them
-type Row = Record<string, any>;
+type Row = LooseRow;
 
 interface HousingFiles {
   /** Per housing-related file: unit mentions, addresses and matched signals (the evidence of the response). */
@@ -52,21 +52,34 @@ function housingFiles(release: Release): Promise<HousingFiles> {
   return release.memo('housing-files', async () => {
     const q = new Params();
     await release.pool.with(async (c) => {
-      await c.run(`
+      await c.run(
+        `
         CREATE TABLE IF NOT EXISTS housing_files AS
         WITH f AS (SELECT DISTINCT file_number FROM items
                    WHERE len(unit_mentions) > 0 OR regexp_matches(concat_ws(' ', title, long_title, text), ${q.add(SIGNAL_PATTERN)}, 'i')),
         u AS (SELECT file_number, max(m.units) AS units FROM (SELECT file_number, unnest(unit_mentions) AS m FROM items) GROUP BY file_number)
-        SELECT f.file_number, coalesce(u.units, 0)::INTEGER AS units FROM f LEFT JOIN u USING (file_number) ORDER BY f.file_number`, q.values);
+        SELECT f.file_number, coalesce(u.units, 0)::INTEGER AS units FROM f LEFT JOIN u USING (file_number) ORDER BY f.file_number`,
+        q.values,
+      );
     }, 120_000);
     const facts = new Map<string, FileFacts>();
-    const records = release.pool.stream(`
+    const records = release.pool.stream(
+      `
       SELECT file_number, item_id, unit_mentions, addresses, concat_ws(' ', title, long_title, text) AS body, official_url
       FROM items WHERE file_number IN (SELECT file_number FROM housing_files)
-      ORDER BY file_number, meeting_date DESC, kind DESC, item_id`, [], 120_000);
+      ORDER BY file_number, meeting_date DESC, kind DESC, item_id`,
+      [],
+      120_000,
+    );
     for await (const chunk of records) for (const r of chunk) addRecord(facts, r);
-    for (const f of facts.values()) f.unitMentions.sort((a, b) => b.units - a.units || a.sentence.localeCompare(b.sentence));
-    const units = new Map((await release.pool.rows('SELECT file_number, units FROM housing_files')).map((r) => [String(r.file_number), Number(r.units)]));
+    for (const f of facts.values())
+      f.unitMentions.sort((a, b) => b.units - a.units || a.sentence.localeCompare(b.sentence));
+    const units = new Map(
+      (await release.pool.rows('SELECT file_number, units FROM housing_files')).map((r) => [
+        String(r.file_number),
+        Number(r.units),
+      ]),
+    );
     return { facts, units };
   });
 }
@@ -88,7 +101,10 @@ export async function housingAggregate(release: Release, links: Links, p: Aggreg
   const t = await positionTable(release);
   const housing = await housingFlags(release);
   const kept = keptPositions(t, voter.id, p, true, housing);
-  const byPosition = Object.fromEntries(POSITIONS.map((k) => [k, { files: 0, units: 0 }])) as Record<Position, { files: number; units: number }>;
+  const byPosition = Object.fromEntries(POSITIONS.map((k) => [k, { files: 0, units: 0 }])) as Record<
+    Position,
+    { files: number; units: number }
+  >;
   let withUnits = 0;
   for (const row of kept.rows) {
     const n = units.get(t.files[t.file[row]])!;
@@ -142,7 +158,13 @@ function addRecord(out: Map<string, FileFacts>, r: Row): void {
   const f = out.get(key) ?? out.set(key, { unitMentions: [], addresses: [], signals: [] }).get(key)!;
   for (const u of r.unit_mentions ?? []) {
     const units = Number(u.units);
-    if (!f.unitMentions.some((x) => x.units === units && x.sentence === u.sentence)) f.unitMentions.push({ units, sentence: String(u.sentence), itemId: String(r.item_id), officialUrl: String(r.official_url) });
+    if (!f.unitMentions.some((x) => x.units === units && x.sentence === u.sentence))
+      f.unitMentions.push({
+        units,
+        sentence: String(u.sentence),
+        itemId: String(r.item_id),
+        officialUrl: String(r.official_url),
+      });
   }
   for (const a of r.addresses ?? []) if (!f.addresses.includes(a)) f.addresses.push(a);
   if ((r.unit_mentions ?? []).length && !f.signals.includes('unit mention')) f.signals.push('unit mention');

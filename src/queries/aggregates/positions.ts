@@ -3,7 +3,7 @@
 // Within a voter's slice, rows are in the order answers list them (latest meeting first, then file number, sequence
 // and roll call id), so a walk needs no sort. The display columns of the rows an answer shows (action, evidence,
 // matter, title) are read with it, per roll call and item, so an answer reads no item record.
-import { POSITIONS, type Position } from '../../../core/lake/format.ts';
+import { type Position, POSITIONS } from '../../../core/lake/format.ts';
 import { itemOfRollCall } from '../../../core/lake/ids.ts';
 import type { Release } from '../../lake/release.ts';
 
@@ -47,12 +47,22 @@ export interface PositionTable {
   name: Uint32Array;
   names: string[];
   /** What an answer shows of each roll call (by index into `rollCalls`) and item (into `items.values`), read once. */
-  shown: { action: string[]; actionType: string[]; sharedVote: Uint8Array; officialUrl: string[]; page: Int32Array; matter: string[]; title: string[] };
+  shown: {
+    action: string[];
+    actionType: string[];
+    sharedVote: Uint8Array;
+    officialUrl: string[];
+    page: Int32Array;
+    matter: string[];
+    title: string[];
+  };
 }
 
 export function positionTable(release: Release): Promise<PositionTable> {
   return release.memo('position-table', async () => {
-    const [{ n }] = await release.pool.rows(`SELECT count(*)::INTEGER AS n FROM positions WHERE supervisor_id IS NOT NULL`);
+    const [{ n }] = await release.pool.rows(
+      `SELECT count(*)::INTEGER AS n FROM positions WHERE supervisor_id IS NOT NULL`,
+    );
     const size = Number(n);
     const dates = new Dictionary();
     const files = new Dictionary();
@@ -60,11 +70,30 @@ export function positionTable(release: Release): Promise<PositionTable> {
     const names = new Dictionary();
     const items = new Dictionary();
     const t: PositionTable = {
-      voters: new Map<string, [number, number]>(), year: new Uint16Array(size), date: new Uint32Array(size), dates: [] as string[],
-      file: new Uint32Array(size), files: files.values, sequence: new Uint16Array(size), position: new Uint8Array(size),
-      isFinal: new Uint8Array(size), rollCall: new Uint32Array(size), rollCalls: rollCalls.values,
-      item: new Uint32Array(size), items, name: new Uint32Array(size), names: names.values,
-      shown: { action: [], actionType: [], sharedVote: new Uint8Array(0), officialUrl: [], page: new Int32Array(0), matter: [], title: [] },
+      voters: new Map<string, [number, number]>(),
+      year: new Uint16Array(size),
+      date: new Uint32Array(size),
+      dates: [] as string[],
+      file: new Uint32Array(size),
+      files: files.values,
+      sequence: new Uint16Array(size),
+      position: new Uint8Array(size),
+      isFinal: new Uint8Array(size),
+      rollCall: new Uint32Array(size),
+      rollCalls: rollCalls.values,
+      item: new Uint32Array(size),
+      items,
+      name: new Uint32Array(size),
+      names: names.values,
+      shown: {
+        action: [],
+        actionType: [],
+        sharedVote: new Uint8Array(0),
+        officialUrl: [],
+        page: new Int32Array(0),
+        matter: [],
+        title: [],
+      },
     };
     let i = 0;
     const rows = release.pool.stream(`
@@ -106,14 +135,25 @@ export function positionTable(release: Release): Promise<PositionTable> {
  * The display columns of the table's roll calls and items, by their index in the dictionaries: an answer shows them
  * without reading item records (full texts) per request.
  */
-async function shownColumns(release: Release, rollCalls: Dictionary, items: Dictionary): Promise<PositionTable['shown']> {
+async function shownColumns(
+  release: Release,
+  rollCalls: Dictionary,
+  items: Dictionary,
+): Promise<PositionTable['shown']> {
   const r = rollCalls.values.length;
   const shown = {
-    action: new Array<string>(r), actionType: new Array<string>(r), sharedVote: new Uint8Array(r), officialUrl: new Array<string>(r), page: new Int32Array(r),
-    matter: new Array<string>(items.values.length), title: new Array<string>(items.values.length),
+    action: new Array<string>(r),
+    actionType: new Array<string>(r),
+    sharedVote: new Uint8Array(r),
+    officialUrl: new Array<string>(r),
+    page: new Int32Array(r),
+    matter: new Array<string>(items.values.length),
+    title: new Array<string>(items.values.length),
   };
   const urls = new Dictionary();
-  for await (const chunk of release.pool.stream(`SELECT roll_call_id AS id, action, action_type AS t, shared_vote AS s, official_url AS u, page::INTEGER AS p FROM roll_calls`)) {
+  for await (const chunk of release.pool.stream(
+    `SELECT roll_call_id AS id, action, action_type AS t, shared_vote AS s, official_url AS u, page::INTEGER AS p FROM roll_calls`,
+  )) {
     for (const row of chunk) {
       const k = rollCalls.index.get(String(row.id));
       if (k === undefined) continue;
@@ -136,10 +176,18 @@ async function shownColumns(release: Release, rollCalls: Dictionary, items: Dict
 }
 
 /** Which of a voter's positions an aggregate counts. */
-export interface PositionFilters { from: number; to: number; position?: Position; final: boolean }
+export interface PositionFilters {
+  from: number;
+  to: number;
+  position?: Position;
+  final: boolean;
+}
 
 /** The kept positions' rows, in order, and per file (an index into `files`) how many of the voter's matching roll calls it has. */
-export interface Kept { rows: number[]; matching: Uint32Array }
+export interface Kept {
+  rows: number[];
+  matching: Uint32Array;
+}
 
 /**
  * The voter's matching positions (years, position, final, and files flagged in `only` when given), ordered latest meeting first,
@@ -147,7 +195,13 @@ export interface Kept { rows: number[]; matching: Uint32Array }
  * meeting, then the last vote in the item, then the largest roll call id), as the SQL `max({d, s, id})` per file did:
  * in table order, a file's rows of its latest meeting come first and together, that one last.
  */
-export function keptPositions(t: PositionTable, voter: string, p: PositionFilters, perFile: boolean, only?: Uint8Array): Kept {
+export function keptPositions(
+  t: PositionTable,
+  voter: string,
+  p: PositionFilters,
+  perFile: boolean,
+  only?: Uint8Array,
+): Kept {
   const rows = voterRows(t, voter, p, only);
   const matching = new Uint32Array(t.files.length);
   /** Per file: its kept row + 1 (0: none yet). */

@@ -1,6 +1,6 @@
 // What the votes and housing aggregates share: their parameters, the voter they are about, the interpretation limits
 // every aggregate states, and what they show of each counted position.
-import { POSITIONS, type Position } from '../../../core/lake/format.ts';
+import { type Position, POSITIONS } from '../../../core/lake/format.ts';
 import type { Supervisor } from '../../../core/roster.ts';
 import type { Release } from '../../lake/release.ts';
 import { checkYearOrder } from '../errors.ts';

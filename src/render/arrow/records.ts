@@ -3,6 +3,7 @@
 // Float64, boolean → Bool, array → List, object → Struct, an enum by its values' type; `null` among a field's types (or anyOf) makes it nullable.
 import {
   Bool,
+  type DataType,
   DateDay,
   Field,
   Float64,
@@ -13,10 +14,9 @@ import {
   Schema,
   Struct,
   Table,
-  Utf8,
   tableToIPC,
+  Utf8,
   vectorFromArray,
-  type DataType,
 } from 'apache-arrow';
 
 /** The part of JSON Schema the record schemas use. */

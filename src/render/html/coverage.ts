@@ -15,19 +15,24 @@ const listed = (dates: string[], n: number) => (n > 0 && dates.length === n ? `:
 
 export function coverageSentences(c: SpanCoverage): string[] {
   if (c.meetings === 0) {
-    return [`The lake holds no meeting ${c.date ? `on ${day(c.date)}` : `in ${c.from === c.to ? c.from : `${c.from}–${c.to}`}`}, so nothing can be found there.`];
+    return [
+      `The lake holds no meeting ${c.date ? `on ${day(c.date)}` : `in ${c.from === c.to ? c.from : `${c.from}–${c.to}`}`}, so nothing can be found there.`,
+    ];
   }
   if (c.date) {
     const held = c.meetingsWithMinutes ? 'minutes' : 'agenda';
     const votes = c.meetingsWithRollCalls ? 'with its recorded votes' : 'without recorded votes';
-    return [`The records hold the ${held} of this meeting, ${votes}${c.meetingsWithComments ? ' and its public comment' : ''}.`];
+    return [
+      `The records hold the ${held} of this meeting, ${votes}${c.meetingsWithComments ? ' and its public comment' : ''}.`,
+    ];
   }
   const span = where(c);
   const out = [
     `Agendas or minutes exist for ${count(c.meetings, 'meeting')} ${span}${c.meetings === 1 ? '' : ` (${day(c.firstMeeting!)} to ${day(c.lastMeeting!)})`}.`,
     `Recorded votes exist for ${count(c.meetingsWithRollCalls, 'meeting')} ${span}${listed(c.rollCallMeetings, c.meetingsWithRollCalls)}.`,
   ];
-  if (c.meetingsWithComments !== c.meetingsWithRollCalls) out.push(`Public comment is recorded for ${count(c.meetingsWithComments, 'meeting')}.`);
+  if (c.meetingsWithComments !== c.meetingsWithRollCalls)
+    out.push(`Public comment is recorded for ${count(c.meetingsWithComments, 'meeting')}.`);
   if (c.meetingsWithRollCalls < c.meetings) out.push('Votes and comments are counted only in those meetings.');
   return out;
 }

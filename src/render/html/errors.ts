@@ -3,7 +3,12 @@
 import type { ParamError } from '../../queries/errors.ts';
 import { esc, month } from './layout.ts';
 
-export interface Candidate { id?: string; fullName?: string; termFrom?: string | null; termTo?: string | null }
+export interface Candidate {
+  id?: string;
+  fullName?: string;
+  termFrom?: string | null;
+  termTo?: string | null;
+}
 
 /** What the page knows of a refusal: the broken rules, the supervisors a name could mean, the name typed. */
 export interface Refusal {
@@ -29,12 +34,16 @@ function sentence(e: ParamError, r: Refusal): string {
       return `${YEARS} Pick years in that range, or leave the year boxes empty.`;
     case 'supervisor':
     case 'voter':
-      if (e.rule === 'ambiguous') return `${name} could be ${r.candidates?.length ?? 'several'} supervisors. Pick one below, or type the full name.`;
-      if (e.rule === 'not-serving') return `${name} was not a supervisor in the years asked. Widen the years, or pick another supervisor.`;
-      if (e.rule === 'unknown') return `No supervisor on record is called ${name}.${r.candidates?.length ? ' Did you mean one of those below?' : ''}`;
+      if (e.rule === 'ambiguous')
+        return `${name} could be ${r.candidates?.length ?? 'several'} supervisors. Pick one below, or type the full name.`;
+      if (e.rule === 'not-serving')
+        return `${name} was not a supervisor in the years asked. Widen the years, or pick another supervisor.`;
+      if (e.rule === 'unknown')
+        return `No supervisor on record is called ${name}.${r.candidates?.length ? ' Did you mean one of those below?' : ''}`;
       return 'Type a supervisor’s surname or full name (at most 80 characters).';
     case 'position':
-      if (e.rule.startsWith('requires')) return 'Choose a supervisor to see how they voted: a recorded position belongs to a supervisor.';
+      if (e.rule.startsWith('requires'))
+        return 'Choose a supervisor to see how they voted: a recorded position belongs to a supervisor.';
       return 'Choose a recorded position from the list (aye, no, absent or excused).';
     case 'type':
       return 'Choose what to search from the list.';
@@ -53,7 +62,11 @@ const term = (c: Candidate) => (c.termFrom ? ` (${month(c.termFrom)} to ${c.term
 /** The error box of the search page: the sentences, and the supervisors a name could mean as links that search again. */
 export function refusalHtml(r: Refusal, searchWith: (supervisor: string) => string): string {
   const candidates = r.candidates?.filter((c) => c.fullName) ?? [];
-  return `<div class="error" role="alert"><h2>That search could not run</h2>${plainErrors(r).map((s) => `<p>${esc(s)}</p>`).join('')}${
-    candidates.length ? `<ul class="candidates">${candidates.map((c) => `<li><a href="${esc(searchWith(c.fullName!))}">${esc(c.fullName)}</a>${esc(term(c))}</li>`).join('')}</ul>` : ''
+  return `<div class="error" role="alert"><h2>That search could not run</h2>${plainErrors(r)
+    .map((s) => `<p>${esc(s)}</p>`)
+    .join('')}${
+    candidates.length
+      ? `<ul class="candidates">${candidates.map((c) => `<li><a href="${esc(searchWith(c.fullName!))}">${esc(c.fullName)}</a>${esc(term(c))}</li>`).join('')}</ul>`
+      : ''
   }</div>`;
 }

@@ -1,7 +1,11 @@
 // What every HTML page shares: escaping, dates as people write them, the links between pages, and the page shell
 // (skip link, header, feed and JSON alternates). Pages link to pages; the JSON stays at the API URL.
 
-export const esc = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const esc = (v: unknown) =>
+  String(v ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -69,6 +73,8 @@ ${main}
 
 /** The links at the foot of a record page: the official PDF, and the same record as data. */
 export function sources(official: { url: string; label: string }[], json: string, markdown?: string): string {
-  const data = [`<a href="${esc(json)}">JSON</a>`, markdown ? `<a href="${esc(markdown)}">Markdown</a>` : ''].filter(Boolean).join(' · ');
+  const data = [`<a href="${esc(json)}">JSON</a>`, markdown ? `<a href="${esc(markdown)}">Markdown</a>` : '']
+    .filter(Boolean)
+    .join(' · ');
   return `<p class="sources">${official.map((o) => `<a class="official" href="${esc(o.url)}">${esc(o.label)}</a>`).join(' · ')}${official.length ? ' · ' : ''}As data: ${data}</p>`;
 }

@@ -1,12 +1,11 @@
 // A meeting's page (its documents, items in agenda order with actions and roll calls, commenters in order) and a
 // supervisor's pages (term, recorded positions with their coverage, and the list of supervisors).
 import type { Supervisor } from '../../../core/roster.ts';
+import type { MeetingRecord, VotesAggregate } from '../../schema-types.ts';
 import { coverageHtml } from './coverage.ts';
 import { day, esc, href, month, shell, sources } from './layout.ts';
 import { tallyHtml } from './page.ts';
 import { POSITION_CAUTION } from './records.ts';
-
-import type { MeetingRecord, VotesAggregate } from '../../schema-types.ts';
 
 /** A supervisor's recorded positions (the votes aggregate per roll call) with the API URL of the same answer. */
 export type Positions = VotesAggregate & { url: string };
@@ -48,14 +47,20 @@ export function supervisorHtml(s: Supervisor, votes: Positions | null, feed: str
   const head = `<h1>Supervisor ${esc(s.fullName)}</h1>
 <p class="meta">${s.district ? `District ${esc(s.district)} · ` : ''}Served ${esc(termText(s))}</p>`;
   if (!votes) {
-    return shell({ title }, `<article class="record">${head}
-<p>This term lies outside the years the records cover (2012–2026), so no recorded position can be shown.</p></article>`);
+    return shell(
+      { title },
+      `<article class="record">${head}
+<p>This term lies outside the years the records cover (2012–2026), so no recorded position can be shown.</p></article>`,
+    );
   }
   const records = votes.records ?? [];
   const coverage = votes.coverage;
   const totals = Object.entries(votes.totals);
   const rows = records
-    .map((r) => `<tr><td><a href="${esc(href.meeting(r.meetingDate))}">${esc(day(r.meetingDate))}</a></td><td><a href="${esc(href.vote(r.rollCallId))}">File ${esc(r.fileNumber)}</a>: ${esc(r.title)}<br><span class="tag">${esc(r.action)}</span></td><td class="pos-${esc(r.position)}">${esc(POSITION_LABEL[r.position] ?? r.position)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><a href="${esc(href.meeting(r.meetingDate))}">${esc(day(r.meetingDate))}</a></td><td><a href="${esc(href.vote(r.rollCallId))}">File ${esc(r.fileNumber)}</a>: ${esc(r.title)}<br><span class="tag">${esc(r.action)}</span></td><td class="pos-${esc(r.position)}">${esc(POSITION_LABEL[r.position] ?? r.position)}</td></tr>`,
+    )
     .join('');
   const main = `<article class="record">
 ${head}
@@ -63,8 +68,12 @@ ${head}
 <h2>Recorded positions</h2>
 ${coverageHtml(coverage)}
 <p class="caution">${esc(POSITION_CAUTION)}</p>
-${votes.total ? `<table class="totals"><caption>Recorded positions in roll calls, by position</caption><thead><tr>${totals.map(([k]) => `<th scope="col">${esc(POSITION_LABEL[k] ?? k)}</th>`).join('')}<th scope="col">All</th></tr></thead><tbody><tr>${totals.map(([, n]) => `<td>${esc(n)}</td>`).join('')}<td>${esc(votes.total)}</td></tr></tbody></table>
-<table class="positions"><caption>${records.length < votes.total ? `The ${records.length} most recent of ${votes.total} recorded positions` : `All ${votes.total} recorded positions`}, newest first</caption><thead><tr><th scope="col">Meeting</th><th scope="col">File and action voted on</th><th scope="col">Position</th></tr></thead><tbody>${rows}</tbody></table>` : `<p>No recorded position of ${esc(s.fullName)} is in the lake.</p>`}
+${
+  votes.total
+    ? `<table class="totals"><caption>Recorded positions in roll calls, by position</caption><thead><tr>${totals.map(([k]) => `<th scope="col">${esc(POSITION_LABEL[k] ?? k)}</th>`).join('')}<th scope="col">All</th></tr></thead><tbody><tr>${totals.map(([, n]) => `<td>${esc(n)}</td>`).join('')}<td>${esc(votes.total)}</td></tr></tbody></table>
+<table class="positions"><caption>${records.length < votes.total ? `The ${records.length} most recent of ${votes.total} recorded positions` : `All ${votes.total} recorded positions`}, newest first</caption><thead><tr><th scope="col">Meeting</th><th scope="col">File and action voted on</th><th scope="col">Position</th></tr></thead><tbody>${rows}</tbody></table>`
+    : `<p>No recorded position of ${esc(s.fullName)} is in the lake.</p>`
+}
 ${sources([], votes.url)}
 </article>`;
   return shell({ title, json: votes.url, feed: { href: feed, title: `Board Records: votes of ${s.fullName}` } }, main);
@@ -74,7 +83,10 @@ export function supervisorsHtml(list: Supervisor[]): string {
   const main = `<h1>Supervisors</h1>
 <p>Every supervisor the lake's roster names, with their term. Each page lists the positions recorded for them.</p>
 <table><thead><tr><th scope="col">Supervisor</th><th scope="col">District</th><th scope="col">Term</th></tr></thead><tbody>${list
-    .map((s) => `<tr><td><a href="${esc(href.supervisor(s.id))}">${esc(s.fullName)}</a></td><td>${esc(s.district ?? '')}</td><td>${esc(termText(s))}</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td><a href="${esc(href.supervisor(s.id))}">${esc(s.fullName)}</a></td><td>${esc(s.district ?? '')}</td><td>${esc(termText(s))}</td></tr>`,
+    )
     .join('')}</tbody></table>`;
   return shell({ title: 'Supervisors — Board Records' }, main);
 }

@@ -1,11 +1,10 @@
 // The search page, rendered on the server (it works without JavaScript); assets/app.js only swaps in the results
 // section without a full reload. Result titles open the record's own page; the page number is in the URL.
 import type { SpanCoverage } from '../../queries/coverage.ts';
-import { coverageHtml } from './coverage.ts';
-import { refusalHtml, type Refusal } from './errors.ts';
-import { day, esc, href, shell } from './layout.ts';
-
 import type { RollCall, SearchResponse, Supervisor } from '../../schema-types.ts';
+import { coverageHtml } from './coverage.ts';
+import { type Refusal, refusalHtml } from './errors.ts';
+import { day, esc, href, shell } from './layout.ts';
 
 /** One result of a search. */
 export type SearchResult = SearchResponse['results'][number];
@@ -16,7 +15,13 @@ export { esc } from './layout.ts';
 export const marked = (s: string) => esc(s).replace(/\*\*(.+?)\*\*/g, '<mark>$1</mark>');
 
 export interface Form {
-  q: string; type: string; from: string; to: string; supervisor: string; position: string; final: boolean;
+  q: string;
+  type: string;
+  from: string;
+  to: string;
+  supervisor: string;
+  position: string;
+  final: boolean;
   /** The page of results, from 1. */
   page: number;
 }
@@ -29,8 +34,19 @@ export const PER_PAGE = 20;
 export const MAX_PAGE = 5;
 export const DEPTH = PER_PAGE * MAX_PAGE;
 
-export const TYPE_LABEL: Record<string, string> = { legislation: 'Legislation', vote: 'Vote', comment: 'Public comment', page: 'PDF page' };
-const TYPES: [string, string][] = [['all', 'Everything'], ['legislation', 'Legislation'], ['votes', 'Votes'], ['comments', 'Public comment'], ['pages', 'PDF pages']];
+export const TYPE_LABEL: Record<string, string> = {
+  legislation: 'Legislation',
+  vote: 'Vote',
+  comment: 'Public comment',
+  page: 'PDF page',
+};
+const TYPES: [string, string][] = [
+  ['all', 'Everything'],
+  ['legislation', 'Legislation'],
+  ['votes', 'Votes'],
+  ['comments', 'Public comment'],
+  ['pages', 'PDF pages'],
+];
 
 /** The form's values as a query string: only what differs from the defaults, so shared URLs stay short. */
 export function formQuery(f: Form, page = f.page): string {
@@ -53,13 +69,23 @@ function apiSearchHref(f: Form): string {
   return `/api/search?${qs}`;
 }
 
-const option = (value: string, label: string, current: string) => `<option value="${esc(value)}"${value === current ? ' selected' : ''}>${esc(label)}</option>`;
+const option = (value: string, label: string, current: string) =>
+  `<option value="${esc(value)}"${value === current ? ' selected' : ''}>${esc(label)}</option>`;
 
 /** The filters in force, in words (the supervisor by the full name the search resolved, once). */
 export function filtersText(f: Form, voter?: Supervisor): string[] {
-  const years = f.from && f.to ? (f.from === f.to ? `year ${f.from}` : `years ${f.from}–${f.to}`) : f.from ? `from ${f.from}` : f.to ? `up to ${f.to}` : '';
+  const years =
+    f.from && f.to
+      ? f.from === f.to
+        ? `year ${f.from}`
+        : `years ${f.from}–${f.to}`
+      : f.from
+        ? `from ${f.from}`
+        : f.to
+          ? `up to ${f.to}`
+          : '';
   return [
-    f.type !== 'all' ? TYPES.find(([v]) => v === f.type)?.[1] ?? '' : '',
+    f.type !== 'all' ? (TYPES.find(([v]) => v === f.type)?.[1] ?? '') : '',
     years,
     f.supervisor ? `Supervisor ${voter?.fullName ?? f.supervisor}` : '',
     f.position ? `recorded ${f.position}` : '',
@@ -89,14 +115,24 @@ function formHtml(f: Form, supervisors: string[]): string {
 
 /** A roll call's names by position, on one line: `Ayes 7: … · Noes 3: …`. */
 export function tallyHtml(rc: Pick<RollCall, 'ayes' | 'noes' | 'absent' | 'excused'>): string {
-  const part = (label: string, names: string[]) => (names?.length ? `<span class="${label.toLowerCase()}">${label} ${names.length}: ${esc(names.join(', '))}</span>` : '');
-  return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join(' · ');
+  const part = (label: string, names: string[]) =>
+    names?.length
+      ? `<span class="${label.toLowerCase()}">${label} ${names.length}: ${esc(names.join(', '))}</span>`
+      : '';
+  return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 export const rollCallHtml = (rc: RollCall) => `<p class="rollcall">${tallyHtml(rc)}</p>`;
 
 /** Extracted facts of a file: units, addresses, amounts, parties. */
-export function factsText(x: { housingUnits?: number[]; addresses?: string[]; amounts?: Record<string, unknown>[]; parties?: string[] }): string[] {
+export function factsText(x: {
+  housingUnits?: number[];
+  addresses?: string[];
+  amounts?: Record<string, unknown>[];
+  parties?: string[];
+}): string[] {
   return [
     x.housingUnits?.length ? `Units: ${x.housingUnits.join(', ')}` : '',
     x.addresses?.length ? `Addresses: ${x.addresses.join('; ')}` : '',
@@ -133,29 +169,44 @@ function resultHtml(r: SearchResult, q: string, voter: Supervisor | undefined): 
 }
 
 function pagerHtml(f: Form, more: boolean, last: number, total: number): string {
-  const rest = !more && total > DEPTH ? `<p class="hint">The best ${DEPTH} results are listed. Add words, years or filters to reach the others.</p>` : '';
+  const rest =
+    !more && total > DEPTH
+      ? `<p class="hint">The best ${DEPTH} results are listed. Add words, years or filters to reach the others.</p>`
+      : '';
   if (f.page === 1 && !more) return rest;
   const prev = f.page > 1 ? `<a rel="prev" href="${esc(searchHref(f, f.page - 1))}">← Previous</a>` : '';
   const next = more ? `<a rel="next" href="${esc(searchHref(f, f.page + 1))}">Next →</a>` : '';
   return `<nav class="pager" aria-label="Pages of results">${prev}<span>Page ${f.page} of ${last}</span>${next}</nav>${rest}`;
 }
 
-const follow = (f: Form) => `<p class="follow"><a href="${esc(feedHref(f))}" type="application/atom+xml">Follow this search</a> (an Atom feed for any feed reader: new matching records as releases add them)</p>`;
+const follow = (f: Form) =>
+  `<p class="follow"><a href="${esc(feedHref(f))}" type="application/atom+xml">Follow this search</a> (an Atom feed for any feed reader: new matching records as releases add them)</p>`;
 
-const CAUTION = '<p class="caution">A recorded position is not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.</p>';
+const CAUTION =
+  '<p class="caution">A recorded position is not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.</p>';
 
 /** What a page of a search shows: the answer of `search`, with the rank of its first result. */
-export interface Answer { body: SearchResponse; first: number }
+export interface Answer {
+  body: SearchResponse;
+  first: number;
+}
 
 /**
  * The results section alone (what the script swaps in): a refusal, the first screen (`lake`: what the whole lake
  * holds), an empty result that states its coverage, or a page of results with its pager.
  */
-export function resultsHtml(f: Form, answer: Answer | null, refusal: Refusal | null, lake: SpanCoverage | null): string {
+export function resultsHtml(
+  f: Form,
+  answer: Answer | null,
+  refusal: Refusal | null,
+  lake: SpanCoverage | null,
+): string {
   const section = (inner: string) => `<section id="results" aria-live="polite">${inner}</section>`;
   if (refusal) return section(refusalHtml(refusal, (supervisor) => searchHref({ ...f, supervisor, page: 1 })));
   if (!answer) {
-    return section(`<p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}`);
+    return section(
+      `<p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}`,
+    );
   }
   const { body, first } = answer;
   const results = body.results.slice(first - 1, first - 1 + PER_PAGE);
@@ -168,7 +219,9 @@ export function resultsHtml(f: Form, answer: Answer | null, refusal: Refusal | n
       'use fewer or different words',
     ].filter(Boolean);
     const past = f.page > 1 && body.total > 0;
-    return section(`<div class="empty"><h2>${past ? `No more results for “${esc(f.q)}”` : `No results for “${esc(f.q)}”`}</h2>${coverageHtml(body.coverage)}<p>${filters.length ? `Filters in force: ${esc(filters.join(', '))}. ` : ''}${body.filters?.omitted ? 'Pages and public comment carry no votes, so a vote filter leaves them out. ' : ''}${past ? `<a href="${esc(searchHref(f, 1))}">Back to the first page</a>.` : `Try to ${esc(suggestions.join(', or '))}.`}</p></div>${follow(f)}`);
+    return section(
+      `<div class="empty"><h2>${past ? `No more results for “${esc(f.q)}”` : `No results for “${esc(f.q)}”`}</h2>${coverageHtml(body.coverage)}<p>${filters.length ? `Filters in force: ${esc(filters.join(', '))}. ` : ''}${body.filters?.omitted ? 'Pages and public comment carry no votes, so a vote filter leaves them out. ' : ''}${past ? `<a href="${esc(searchHref(f, 1))}">Back to the first page</a>.` : `Try to ${esc(suggestions.join(', or '))}.`}</p></div>${follow(f)}`,
+    );
   }
   const last = Math.max(f.page, Math.ceil(body.results.length / PER_PAGE));
   const more = body.results.length > first - 1 + PER_PAGE;
@@ -182,9 +235,16 @@ export function resultsHtml(f: Form, answer: Answer | null, refusal: Refusal | n
 }
 
 export function pageHtml(f: Form, supervisors: string[], results: string): string {
-  const title = f.q ? `${f.q}${f.page > 1 ? `, page ${f.page}` : ''} — Board Records` : 'Board Records — San Francisco Board of Supervisors';
+  const title = f.q
+    ? `${f.q}${f.page > 1 ? `, page ${f.page}` : ''} — Board Records`
+    : 'Board Records — San Francisco Board of Supervisors';
   return shell(
-    { title, script: true, feed: f.q ? { href: feedHref(f), title: `Board Records: ${f.q}` } : undefined, json: f.q ? apiSearchHref(f) : undefined },
+    {
+      title,
+      script: true,
+      feed: f.q ? { href: feedHref(f), title: `Board Records: ${f.q}` } : undefined,
+      json: f.q ? apiSearchHref(f) : undefined,
+    },
     `${formHtml(f, supervisors)}\n${results}`,
   );
 }

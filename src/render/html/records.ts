@@ -3,28 +3,48 @@
 // official PDF page and to the same record as data.
 import { pageId } from '../../../core/lake/ids.ts';
 import { parseQuery, tokenTerms } from '../../../core/text/analysis.ts';
-import { day, esc, href, shell, sources } from './layout.ts';
-
-import type { CommentRecord, Extracted, ItemRecord, PageRecord, RollCall, SnapshotLegislativeFile } from '../../schema-types.ts';
+import type {
+  CommentRecord,
+  Extracted,
+  ItemRecord,
+  PageRecord,
+  RollCall,
+  SnapshotLegislativeFile,
+} from '../../schema-types.ts';
 import { commentsOf } from '../markdown/records.ts';
+import { day, esc, href, shell, sources } from './layout.ts';
 
 export const POSITION_CAUTION =
   'A recorded position is a vote on the action named beside it, not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.';
 
-const POSITIONS: [keyof Pick<RollCall, 'ayes' | 'noes' | 'absent' | 'excused'>, string][] = [['ayes', 'Aye'], ['noes', 'No'], ['absent', 'Absent'], ['excused', 'Excused']];
+const POSITIONS: [keyof Pick<RollCall, 'ayes' | 'noes' | 'absent' | 'excused'>, string][] = [
+  ['ayes', 'Aye'],
+  ['noes', 'No'],
+  ['absent', 'Absent'],
+  ['excused', 'Excused'],
+];
 
 /** A recorded name's supervisor page, when the name was reconciled to one. */
 export type WhoIs = (name: string) => string | null;
 
 const names = (list: string[], whoIs: WhoIs) =>
-  list.map((name) => {
-    const id = whoIs(name);
-    return id ? `<a href="${esc(href.supervisor(id))}">${esc(name)}</a>` : esc(name);
-  }).join(', ');
+  list
+    .map((name) => {
+      const id = whoIs(name);
+      return id ? `<a href="${esc(href.supervisor(id))}">${esc(name)}</a>` : esc(name);
+    })
+    .join(', ');
 
 /** One roll call: the action voted on, what it did, and the names by recorded position (linked to their supervisors). */
 export function rollCallTable(rc: RollCall, n: number, whoIs: WhoIs = () => null): string {
-  const notes = [rc.actionType, rc.result, rc.isFinal ? 'final action' : '', rc.rescindedBy ? `undone by vote ${rc.rescindedBy}` : '', rc.sharedVote ? 'same vote as an earlier roll call' : '', rc.countMismatch ? 'printed tally differs from the names' : ''].filter(Boolean);
+  const notes = [
+    rc.actionType,
+    rc.result,
+    rc.isFinal ? 'final action' : '',
+    rc.rescindedBy ? `undone by vote ${rc.rescindedBy}` : '',
+    rc.sharedVote ? 'same vote as an earlier roll call' : '',
+    rc.countMismatch ? 'printed tally differs from the names' : '',
+  ].filter(Boolean);
   const rows = POSITIONS.map(([key, label]) => {
     const recorded: string[] = rc[key] ?? [];
     return `<tr><th scope="row">${label}</th><td>${recorded.length}</td><td>${recorded.length ? names(recorded, whoIs) : '—'}</td></tr>`;
@@ -44,7 +64,8 @@ function factsHtml(x: Partial<Extracted>): string {
     ['Parties', (x.parties ?? []).map(esc)],
   ];
   const found = groups.filter(([, v]) => v.length);
-  if (found.length === 0) return '<p>No amounts, addresses, housing units or parties were found in the text of this item.</p>';
+  if (found.length === 0)
+    return '<p>No amounts, addresses, housing units or parties were found in the text of this item.</p>';
   return `<dl class="facts">${found.map(([k, v]) => `<dt>${k}</dt><dd>${v.join('; ')}</dd>`).join('')}</dl>`;
 }
 
@@ -53,7 +74,10 @@ function otherMeetingsHtml(item: ItemRecord, file: SnapshotLegislativeFile | nul
   const others = (file?.meetings ?? []).filter((m) => m.item_id !== item.id);
   if (others.length === 0) return `<p>The lake holds no other appearance of file ${esc(item.fileNumber)}.</p>`;
   return `<ul>${others
-    .map((m) => `<li><a href="${esc(href.item(m.item_id))}">${esc(day(m.meeting_date))}, ${esc(m.kind)}</a>${m.section ? ` · ${esc(m.section)}` : ''} · <a href="${esc(m.official_url)}">official PDF</a></li>`)
+    .map(
+      (m) =>
+        `<li><a href="${esc(href.item(m.item_id))}">${esc(day(m.meeting_date))}, ${esc(m.kind)}</a>${m.section ? ` · ${esc(m.section)}` : ''} · <a href="${esc(m.official_url)}">official PDF</a></li>`,
+    )
     .join('')}</ul>`;
 }
 
@@ -78,7 +102,10 @@ ${otherMeetingsHtml(item, file)}
 <details><summary>The item as printed</summary><pre class="text">${esc(item.text)}</pre></details>
 ${sources([{ url: item.officialUrl, label: `Official PDF, ${pages}` }], item.transcriptUrl, item.markdownUrl)}
 </article>`;
-  return shell({ title: `File ${item.fileNumber}, ${day(item.meetingDate)} — Board Records`, json: item.transcriptUrl }, main);
+  return shell(
+    { title: `File ${item.fileNumber}, ${day(item.meetingDate)} — Board Records`, json: item.transcriptUrl },
+    main,
+  );
 }
 
 /** The page text with every word of the query marked (analysed as the index analyses it). */
@@ -100,8 +127,12 @@ export function highlighted(text: string, q: string): { html: string; marks: num
 export function pageRecordHtml(page: PageRecord, q: string): string {
   const { html, marks } = highlighted(String(page.text ?? ''), q);
   const near = [
-    page.page > 1 ? `<a rel="prev" href="${esc(href.page(pageId(page.documentId, page.page - 1), q))}">← Page ${page.page - 1}</a>` : '',
-    page.pages && page.page < page.pages ? `<a rel="next" href="${esc(href.page(pageId(page.documentId, page.page + 1), q))}">Page ${page.page + 1} →</a>` : '',
+    page.page > 1
+      ? `<a rel="prev" href="${esc(href.page(pageId(page.documentId, page.page - 1), q))}">← Page ${page.page - 1}</a>`
+      : '',
+    page.pages && page.page < page.pages
+      ? `<a rel="next" href="${esc(href.page(pageId(page.documentId, page.page + 1), q))}">Page ${page.page + 1} →</a>`
+      : '',
   ].filter(Boolean);
   const main = `<article class="record">
 <p class="meta"><a href="${esc(href.meeting(page.meetingDate))}">Meeting of ${esc(day(page.meetingDate))}</a> · ${esc(page.kind)} · page ${esc(page.page)}${page.pages ? ` of ${esc(page.pages)}` : ''}</p>
@@ -124,5 +155,8 @@ export function commentHtml(c: CommentRecord): string {
 <p class="caution">This is the Clerk's summary in the minutes, not the speaker's words; the speaker's name is as recorded.</p>
 ${sources([{ url: c.officialUrl, label: `Official PDF, page ${c.page}` }], c.transcriptUrl, c.markdownUrl)}
 </article>`;
-  return shell({ title: `Public comment: ${c.speaker}, ${day(c.meetingDate)} — Board Records`, json: c.transcriptUrl }, main);
+  return shell(
+    { title: `Public comment: ${c.speaker}, ${day(c.meetingDate)} — Board Records`, json: c.transcriptUrl },
+    main,
+  );
 }

@@ -1,1 +1,5 @@
-export interface ProblemBody { status: number; detail: string; candidates?: { fullName?: string }[] }
+export interface ProblemBody {
+  status: number;
+  detail: string;
+  candidates?: { fullName?: string }[];
+}

@@ -1,12 +1,13 @@
 // Markdown for the answer endpoints (aggregates, evidence bundle): headings per section, one line per record with its
 // citation links, the rules and limits written out, so a language model can read and cite them.
-import { termText, type Supervisor } from '../../../core/roster.ts';
+import { type Supervisor, termText } from '../../../core/roster.ts';
+import type { EvidenceBundle, HousingAggregate, VotesAggregate } from '../../schema-types.ts';
 import { filtersLine, links, oneLine, plain, positionsOf, rollCallLines, voterOf } from './records.ts';
 
-import type { EvidenceBundle, HousingAggregate, VotesAggregate } from '../../schema-types.ts';
-
-const voterLine = (v: Supervisor) => `${v.fullName} (id \`${v.id}\`${v.district ? `, District ${v.district}` : ''}, term ${termText(v)})`;
-const evidence = (e: { page: number; officialUrl: string; transcriptUrl: string; markdownUrl: string }) => `[official PDF p. ${e.page}](${e.officialUrl}) · [record](${e.transcriptUrl}) · [markdown](${e.markdownUrl})`;
+const voterLine = (v: Supervisor) =>
+  `${v.fullName} (id \`${v.id}\`${v.district ? `, District ${v.district}` : ''}, term ${termText(v)})`;
+const evidence = (e: { page: number; officialUrl: string; transcriptUrl: string; markdownUrl: string }) =>
+  `[official PDF p. ${e.page}](${e.officialUrl}) · [record](${e.transcriptUrl}) · [markdown](${e.markdownUrl})`;
 const bullets = (xs: string[]) => xs.map((x) => `- ${x}`);
 
 export function votesAggregateMarkdown(b: VotesAggregate): string {
@@ -25,16 +26,21 @@ export function votesAggregateMarkdown(b: VotesAggregate): string {
     '## Records',
   ];
   b.records.forEach((r, i) => {
-    out.push(`${i + 1}. **${r.position}** — File ${r.fileNumber}: ${plain(r.title)} — ${r.meetingDate}, vote ${r.sequence} (${r.actionType}${r.isFinal ? ', final' : ''}${r.sharedVote ? ', shared consent vote' : ''}): ${oneLine(r.action)}${r.matchingRollCalls > 1 ? ` (${r.matchingRollCalls} matching roll calls on this file)` : ''}`);
+    out.push(
+      `${i + 1}. **${r.position}** — File ${r.fileNumber}: ${plain(r.title)} — ${r.meetingDate}, vote ${r.sequence} (${r.actionType}${r.isFinal ? ', final' : ''}${r.sharedVote ? ', shared consent vote' : ''}): ${oneLine(r.action)}${r.matchingRollCalls > 1 ? ` (${r.matchingRollCalls} matching roll calls on this file)` : ''}`,
+    );
     out.push(`   ${evidence(r.evidence)}`);
   });
-  if (b.records.length === 0) out.push('_No recorded position matched. Widen from/to, or drop the position and final filters._');
+  if (b.records.length === 0)
+    out.push('_No recorded position matched. Widen from/to, or drop the position and final filters._');
   return out.join('\n') + '\n';
 }
 
 export function housingAggregateMarkdown(b: HousingAggregate): string {
   const t = b.totals;
-  const per = (['aye', 'no', 'absent', 'excused'] as const).map((k) => `${k} ${t.byPosition[k].files} files / ${t.byPosition[k].units} units`).join(' · ');
+  const per = (['aye', 'no', 'absent', 'excused'] as const)
+    .map((k) => `${k} ${t.byPosition[k].files} files / ${t.byPosition[k].units} units`)
+    .join(' · ');
   const out = [
     `# Housing-related actions: ${plain(b.voter.fullName)}`,
     '',
@@ -52,12 +58,20 @@ export function housingAggregateMarkdown(b: HousingAggregate): string {
     '## Files',
   ];
   b.files.forEach((f, i) => {
-    out.push(`${i + 1}. **File ${f.fileNumber}: ${plain(f.title)}** — ${f.units} units — ${b.voter.surname} recorded **${f.position}** on ${f.meetingDate}, vote ${f.sequence} (${f.actionType}${f.isFinal ? ', final' : ''}): ${oneLine(f.action)}`);
-    out.push(`   Housing signals: ${f.housingSignals.join(', ') || 'none'}${f.addresses.length ? ` · Addresses: ${f.addresses.join('; ')}` : ''}`);
-    for (const u of f.unitMentions) out.push(`   - ${u.units} units: “${oneLine(u.sentence)}” ([official PDF](${u.officialUrl}) · [record](${u.transcriptUrl}))`);
+    out.push(
+      `${i + 1}. **File ${f.fileNumber}: ${plain(f.title)}** — ${f.units} units — ${b.voter.surname} recorded **${f.position}** on ${f.meetingDate}, vote ${f.sequence} (${f.actionType}${f.isFinal ? ', final' : ''}): ${oneLine(f.action)}`,
+    );
+    out.push(
+      `   Housing signals: ${f.housingSignals.join(', ') || 'none'}${f.addresses.length ? ` · Addresses: ${f.addresses.join('; ')}` : ''}`,
+    );
+    for (const u of f.unitMentions)
+      out.push(
+        `   - ${u.units} units: “${oneLine(u.sentence)}” ([official PDF](${u.officialUrl}) · [record](${u.transcriptUrl}))`,
+      );
     out.push(`   ${evidence(f.evidence)}`);
   });
-  if (b.files.length === 0) out.push('_No housing-related recorded position matched. Widen from/to, or drop the position and final filters._');
+  if (b.files.length === 0)
+    out.push('_No housing-related recorded position matched. Widen from/to, or drop the position and final filters._');
   return out.join('\n') + '\n';
 }
 
@@ -78,10 +92,13 @@ export function evidenceMarkdown(b: EvidenceBundle): string {
   ];
   const items = b.legislativeItems;
   items.results.forEach((r, n) => {
-    out.push(`${n + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}`);
+    out.push(
+      `${n + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}`,
+    );
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
-    for (const v of positionsOf(r)) out.push(`   - ${voterOf(items)?.fullName ?? 'The voter'} recorded **${v.position}** on: ${oneLine(v.action)}`);
+    for (const v of positionsOf(r))
+      out.push(`   - ${voterOf(items)?.fullName ?? 'The voter'} recorded **${v.position}** on: ${oneLine(v.action)}`);
     if (r.extracted.housingUnits.length) out.push(`   Units mentioned: ${r.extracted.housingUnits.join(', ')}`);
     out.push(`   ${links(r)}`);
   });

@@ -1,7 +1,6 @@
 // Markdown of what the lake holds: the coverage report, the list of meetings, one meeting with its items and speakers.
-import { oneLine, plain, rollCallLines } from './records.ts';
-
 import type { Coverage, CoverageReport, MeetingList, MeetingRecord } from '../../schema-types.ts';
+import { oneLine, plain, rollCallLines } from './records.ts';
 
 /** The line every counting or filtering answer carries under its heading. */
 export const coverageLine = (c: Coverage) => `> **Coverage:** ${c.statement}`;

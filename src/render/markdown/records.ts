@@ -21,7 +21,8 @@ export type VoterPosition = { position: string; action: string };
 export const voterOf = (b: { voter?: Record<string, unknown> }) => b.voter as Supervisor | undefined;
 /** The comments taken in an item's hearing: comment-record.json records, which the item schema leaves open objects. */
 export const commentsOf = (r: { comments: Record<string, unknown>[] }) => r.comments as CommentRecord[];
-export const positionsOf = (r: { voterPositions?: Record<string, unknown>[] }) => (r.voterPositions ?? []) as VoterPosition[];
+export const positionsOf = (r: { voterPositions?: Record<string, unknown>[] }) =>
+  (r.voterPositions ?? []) as VoterPosition[];
 
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -41,7 +42,9 @@ export function links(r: { officialUrl: string; transcriptUrl?: string; markdown
 
 export function filtersLine(filters: Record<string, unknown>): string {
   const set = Object.entries(filters).filter(([, v]) => v !== null && v !== undefined && v !== false);
-  return set.length ? set.map(([k, v]) => `${k}=${plain(Array.isArray(v) ? v.join(',') : String(v))}`).join(', ') : 'none';
+  return set.length
+    ? set.map(([k, v]) => `${k}=${plain(Array.isArray(v) ? v.join(',') : String(v))}`).join(', ')
+    : 'none';
 }
 
 export function searchMarkdown(body: SearchResponse): string {
@@ -56,35 +59,44 @@ export function searchMarkdown(body: SearchResponse): string {
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(`   ${links(r)}`);
   });
-  if (body.results.length === 0) out.push('_No page matched. Try fewer or different words, or widen the year and kind filters._');
+  if (body.results.length === 0)
+    out.push('_No page matched. Try fewer or different words, or widen the year and kind filters._');
   return out.join('\n') + '\n';
 }
 
 export function pageMarkdown(p: PageRecord): string {
-  return [
-    `# ${plain(p.title)}`,
-    '',
-    `Meeting ${p.meetingDate} · ${p.kind} · page ${p.page}${p.pages ? ` of ${p.pages}` : ''} · text quality: ${p.quality} · release ${p.release}`,
-    '',
-    links(p),
-    '',
-    p.header ? `> ${p.header}` : '',
-    '',
-    '```text',
-    p.text,
-    '```',
-    '',
-    p.footer ? `> ${p.footer}` : '',
-  ].join('\n') + '\n';
+  return (
+    [
+      `# ${plain(p.title)}`,
+      '',
+      `Meeting ${p.meetingDate} · ${p.kind} · page ${p.page}${p.pages ? ` of ${p.pages}` : ''} · text quality: ${p.quality} · release ${p.release}`,
+      '',
+      links(p),
+      '',
+      p.header ? `> ${p.header}` : '',
+      '',
+      '```text',
+      p.text,
+      '```',
+      '',
+      p.footer ? `> ${p.footer}` : '',
+    ].join('\n') + '\n'
+  );
 }
 
 export function tally(rc: RollCall): string {
-  const part = (label: string, names: string[]) => (names.length ? `${label} ${names.length} (${names.join(', ')})` : '');
-  return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)].filter(Boolean).join('; ');
+  const part = (label: string, names: string[]) =>
+    names.length ? `${label} ${names.length} (${names.join(', ')})` : '';
+  return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)]
+    .filter(Boolean)
+    .join('; ');
 }
 
 export function rollCallLines(rollCalls: RollCall[], indent = '   '): string[] {
-  return rollCalls.map((rc) => `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}${rc.rescindedBy ? `, rescinded by vote ${rc.rescindedBy}` : ''}): ${oneLine(rc.action)} — ${tally(rc)}${rc.result ? ` — result: ${rc.result}` : ''}`);
+  return rollCalls.map(
+    (rc) =>
+      `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}${rc.rescindedBy ? `, rescinded by vote ${rc.rescindedBy}` : ''}): ${oneLine(rc.action)} — ${tally(rc)}${rc.result ? ` — result: ${rc.result}` : ''}`,
+  );
 }
 
 export function itemsMarkdown(body: ItemSearchResponse): string {
@@ -95,16 +107,25 @@ export function itemsMarkdown(body: ItemSearchResponse): string {
     '',
   ];
   body.results.forEach((r, i) => {
-    out.push(`${i + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`);
+    out.push(
+      `${i + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`,
+    );
     out.push(`   ${oneLine(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
-    for (const v of positionsOf(r)) out.push(`   - ${voterOf(body)!.fullName} recorded **${v.position}** on: ${oneLine(v.action)}`);
+    for (const v of positionsOf(r))
+      out.push(`   - ${voterOf(body)!.fullName} recorded **${v.position}** on: ${oneLine(v.action)}`);
     const x = r.extracted;
-    const facts = [x.housingUnits.length ? `units ${x.housingUnits.join(', ')}` : '', x.addresses.length ? `addresses ${x.addresses.join('; ')}` : '', x.amounts.length ? `amounts ${x.amounts.map((a) => `${a.raw} (${a.qualifier})`).join('; ')}` : '', x.parties.length ? `parties ${x.parties.join('; ')}` : ''].filter(Boolean);
+    const facts = [
+      x.housingUnits.length ? `units ${x.housingUnits.join(', ')}` : '',
+      x.addresses.length ? `addresses ${x.addresses.join('; ')}` : '',
+      x.amounts.length ? `amounts ${x.amounts.map((a) => `${a.raw} (${a.qualifier})`).join('; ')}` : '',
+      x.parties.length ? `parties ${x.parties.join('; ')}` : '',
+    ].filter(Boolean);
     if (facts.length) out.push(`   Extracted: ${facts.join(' · ')}`);
     out.push(`   ${links(r)}`);
   });
-  if (body.results.length === 0) out.push('_No item matched. Try other words, widen from/to, or drop the voter, position and final filters._');
+  if (body.results.length === 0)
+    out.push('_No item matched. Try other words, widen from/to, or drop the voter, position and final filters._');
   return out.join('\n') + '\n';
 }
 
@@ -128,7 +149,12 @@ export function itemMarkdown(r: ItemRecord): string {
     r.text,
     '```',
   ];
-  if (r.comments.length) out.push('', '## Public comment in this item', ...commentsOf(r).map((c) => `- ${c.speaker}: ${oneLine(c.statement)} ([record](${c.transcriptUrl}))`));
+  if (r.comments.length)
+    out.push(
+      '',
+      '## Public comment in this item',
+      ...commentsOf(r).map((c) => `- ${c.speaker}: ${oneLine(c.statement)} ([record](${c.transcriptUrl}))`),
+    );
   return out.join('\n') + '\n';
 }
 
@@ -148,15 +174,17 @@ export function commentsMarkdown(body: CommentSearchResponse): string {
 }
 
 export function commentMarkdown(r: CommentRecord): string {
-  return [
-    `# Public comment by ${plain(r.speaker)}`,
-    '',
-    `${r.meetingDate} · page ${r.page}${r.fileNumber ? ` · in the hearing of file ${r.fileNumber}` : ' · general public comment'} · release ${r.release}`,
-    '',
-    links(r),
-    '',
-    `> ${oneLine(r.statement)}`,
-    '',
-    "_The Clerk's summary, not a verbatim transcript._",
-  ].join('\n') + '\n';
+  return (
+    [
+      `# Public comment by ${plain(r.speaker)}`,
+      '',
+      `${r.meetingDate} · page ${r.page}${r.fileNumber ? ` · in the hearing of file ${r.fileNumber}` : ' · general public comment'} · release ${r.release}`,
+      '',
+      links(r),
+      '',
+      `> ${oneLine(r.statement)}`,
+      '',
+      "_The Clerk's summary, not a verbatim transcript._",
+    ].join('\n') + '\n'
+  );
 }

@@ -41,7 +41,9 @@
     load(query(), true);
   });
   for (const el of form.querySelectorAll('select, input[type=checkbox]')) {
-    el.addEventListener('change', () => { if (form.q.value.trim().length >= 2) load(query(), true); });
+    el.addEventListener('change', () => {
+      if (form.q.value.trim().length >= 2) load(query(), true);
+    });
   }
   window.addEventListener('popstate', () => {
     const params = new URLSearchParams(location.search);
