@@ -400,6 +400,8 @@ export type ItemSearchResponse = {
     kind?: 'agenda' | 'minutes';
     itemType?: string | null;
     sponsors?: string[];
+    /** The ordinance, resolution or motion numbers printed for this item (e.g. M16-152). */
+    enactmentNumbers: string[];
     /** With `voter`: that supervisor's recorded positions in this item's roll calls. */
     voterPositions?: Record<string, unknown>[];
   }[];

@@ -110,7 +110,7 @@ t.test(
   },
 );
 
-t.test('hybrid keeps the year and kind filters', async (t) => {
+t.test('hybrid keeps the year, kind and date filters', async (t) => {
   const y = await search(running.url, 'q=housing%20for%20poor%20families&mode=hybrid&year=2017&kind=agenda&limit=50');
   t.equal(y.retrieval.used, 'hybrid');
   t.ok(y.results.length > 10);
@@ -120,6 +120,15 @@ t.test('hybrid keeps the year and kind filters', async (t) => {
   );
   const m = await search(running.url, 'q=housing%20for%20poor%20families&mode=hybrid&kind=minutes&limit=50');
   t.ok(m.results.length > 0 && m.results.every((r: Json) => r.kind === 'minutes'), 'only minutes');
+  // One meeting: the vector ranking is limited to its pages too (it once brought pages of other meetings).
+  const d = await search(running.url, 'q=when%20did%20the%20meeting%20adjourn&mode=hybrid&date=2016-11-01&limit=20');
+  t.equal(d.retrieval.used, 'hybrid');
+  t.ok(d.results.length > 0, 'pages of the meeting');
+  t.same(
+    d.results.filter((r: Json) => r.meetingDate !== '2016-11-01').map((r: Json) => r.id),
+    [],
+    'only pages of 2016-11-01',
+  );
 });
 
 t.test('a query the model has no words for falls back to lexical with the reason', async (t) => {

@@ -33,6 +33,8 @@ t.test('a question naming a file’s subject returns that file first', async (t)
     ['Who voted on the Transbay Block 8 multifamily housing revenue bonds?', '161050'],
     ['What happened to the resolution commending Governor Cuomo?', '161169'],
     ['air rights lease at 250 Fremont Street', '161041'],
+    // A supervisor named without vote words is the subject, searched by name, not a voter filter.
+    ['Which resolution commended Supervisor Avalos in 2016?', '161326'],
   ];
   for (const [q, file] of cases) {
     const body = await ask(q);

@@ -41,6 +41,8 @@ export interface RankRequest extends RankFilters {
   hybrid?: { text: string };
   /** Each hit with its snippet, cut from its stored text. */
   snippets?: boolean;
+  /** Words each snippet shows (SNIPPET_WORDS unless given). */
+  snippetWords?: number;
 }
 
 /** A pinned document: pins rank by `order`, then by their cluster's best score, the cluster, their own score and id. */
@@ -97,7 +99,10 @@ export async function rank(release: EngineRelease, r: RankRequest): Promise<Rank
     r.collection,
     ranking.hits.map((h) => h.id),
   );
-  return { ...ranking, hits: ranking.hits.map((h) => ({ ...h, snippet: snippet(texts.get(h.id) ?? '', r.query) })) };
+  return {
+    ...ranking,
+    hits: ranking.hits.map((h) => ({ ...h, snippet: snippet(texts.get(h.id) ?? '', r.query, r.snippetWords) })),
+  };
 }
 
 /** The top `limit` documents by score descending then doc_id, and how many match. */

@@ -2,12 +2,12 @@
 // **like this**: a scored term wherever it is, a phrase's words (its stopwords too) where the phrase is printed.
 import { type ParsedQuery, tokenTerms } from '../../core/text/analysis.ts';
 
-/** Words a snippet shows. */
-const WINDOW = 32;
+/** Words a snippet shows unless asked for more. */
+export const SNIPPET_WORDS = 32;
 /** Windows start every STEP tokens. */
 const STEP = 4;
 
-export function snippet(text: string, query: ParsedQuery): string {
+export function snippet(text: string, query: ParsedQuery, words = SNIPPET_WORDS): string {
   // Weighted phrases (compounds, thesaurus expansions) are marked like quoted ones; a one-word expansion like a term.
   const weighted = query.weighted.map((w) => w.terms);
   const wanted = new Set([...query.terms, ...weighted.filter((w) => w.length === 1).flat()]);
@@ -23,7 +23,7 @@ export function snippet(text: string, query: ParsedQuery): string {
   }
   const phrases = phraseTokens(terms, phraseList);
   const hits = [...new Set([...matches.keys(), ...phrases.keys()])].sort((a, b) => a - b);
-  // Windows of WINDOW tokens every STEP, slid along the hits: what each holds, counted by what it matches.
+  // Windows of `words` tokens every STEP, slid along the hits: what each holds, counted by what it matches.
   const held = new Map<string, number>();
   const move = (i: number, by: 1 | -1) => {
     for (const key of [matches.get(i), phrases.has(i) ? `"${phrases.get(i)}` : undefined])
@@ -37,19 +37,20 @@ export function snippet(text: string, query: ParsedQuery): string {
   let bestScore = -1;
   let first = 0; // hits[first..last) lie in the window
   let last = 0;
-  for (let start = 0; start < Math.max(1, n - WINDOW + 1); start += STEP) {
+  for (let start = 0; start < Math.max(1, n - words + 1); start += STEP) {
     for (; first < last && hits[first] < start; first++) move(hits[first], -1);
-    for (; last < hits.length && hits[last] < start + WINDOW; last++) move(hits[last], 1);
+    for (; last < hits.length && hits[last] < start + words; last++) move(hits[last], 1);
     const score = held.size * 100 + (last - first);
     if (score > bestScore) {
       bestScore = score;
       best = start;
     }
   }
-  // Open a few words before the first match so the context reads naturally.
+  // Open a few words before the first match so the context reads naturally, and show the words after it up to the
+  // end of the text rather than stop short of it.
   const firstHit = hits.find((i) => i >= best);
-  const from = firstHit !== undefined ? Math.max(0, Math.min(best, firstHit - 6)) : best;
-  const to = Math.min(n, from + WINDOW);
+  const from = Math.min(firstHit !== undefined ? Math.max(best, firstHit - 6) : best, Math.max(0, n - words));
+  const to = Math.min(n, from + words);
   const shown: string[] = [];
   for (let i = from; i < to; i++) {
     const token = text.slice(starts[i], ends[i]);

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { DuckDBListVector } from '@duckdb/node-api';
 import wabt from 'wabt';
 
+import { meetingIdPrefix } from '../../core/lake/ids.ts';
 import type { EngineRelease } from './release.ts';
 
 /** Dimensions of the first pass (the scan in ./vector-scan.wat reads 32 floats a row). */
@@ -202,13 +203,17 @@ export function dot(v: Float32Array, o: number, q: Float32Array, dim: number): n
 export function nearestPages(
   index: VectorIndex,
   query: ArrayLike<number>,
-  f: { from: number; to: number; kind?: string; depth: number; also: string[]; candidates?: number },
+  f: { from: number; to: number; kind?: string; date?: string; depth: number; also: string[]; candidates?: number },
 ): VectorHit[] {
   const { start, ids, scan } = index;
   const q = Float32Array.from(query);
   scan.query.set(q);
+  const meeting = f.date === undefined ? undefined : meetingIdPrefix(f.date);
   const pass = (k: number) =>
-    index.year[k] >= f.from && index.year[k] <= f.to && (f.kind === undefined || index.kind[k] === f.kind);
+    index.year[k] >= f.from &&
+    index.year[k] <= f.to &&
+    (f.kind === undefined || index.kind[k] === f.kind) &&
+    (meeting === undefined || ids[k].startsWith(meeting));
   const pages: number[] = [];
   let rows = 0;
   for (let k = 0; k < ids.length; k++) {

@@ -142,7 +142,7 @@ function failureReason(e: unknown, model: string): string {
  */
 export async function hybridRank(
   release: EngineRelease,
-  p: { text: string; query: ParsedQuery; kind?: string; from: number; to: number; limit: number },
+  p: { text: string; query: ParsedQuery; kind?: string; date?: string; from: number; to: number; limit: number },
   lexical: (depth: number) => Promise<Ranked>,
 ): Promise<Ranked & { retrieval: Retrieval }> {
   const depth = Math.max(DEPTH, p.limit);
@@ -193,6 +193,7 @@ export async function hybridRank(
     from: p.from,
     to: p.to,
     kind: p.kind,
+    date: p.date,
     depth,
     also: lex.hits.map((r) => r.id),
   });

@@ -15,6 +15,8 @@ import { MAX_YEAR, MIN_YEAR } from './years.ts';
 
 /** Results per search: an agent reads a few strong hits better than many loose ones, and can ask each search for more. */
 const LIMIT = 5;
+/** Words of each page match's passage: enough to hold a fact beside the words that found it (/api/search shows 32). */
+const PASSAGE_WORDS = 80;
 
 /** Words the minutes or agenda print for what a meeting question asks, searched within that meeting's pages. */
 const CUE_WORDS: Partial<Record<MeetingQuestion, string>> = {
@@ -58,13 +60,18 @@ export async function evidenceBundle(release: Release, links: Links, p: { q: str
         })
       : null,
     // A meeting fact (who presided, when it adjourned) is found by the words the minutes print it with.
-    searchPages(release, links, {
-      q: (held && i.meetingQuestion && CUE_WORDS[i.meetingQuestion]) || words,
-      ...years,
-      date,
-      limit: LIMIT,
-      mode: release.has('page_embeddings') ? 'hybrid' : 'lexical',
-    }),
+    searchPages(
+      release,
+      links,
+      {
+        q: (held && i.meetingQuestion && CUE_WORDS[i.meetingQuestion]) || words,
+        ...years,
+        date,
+        limit: LIMIT,
+        mode: release.has('page_embeddings') ? 'hybrid' : 'lexical',
+      },
+      PASSAGE_WORDS,
+    ),
     i.commentIntent ? searchComments(release, links, { q: words, ...years, date, limit: LIMIT }) : null,
   ]);
   const votesShown = votes !== null && votes.total > 0;
@@ -250,6 +257,10 @@ function guidance(
       'No supervisor was named: the roll calls on each item list every recorded position. Name a supervisor to get their positions and an aggregate.',
     );
   }
+  if (x.subject)
+    out.push(
+      `The question names ${describeSupervisor(x.subject)} without vote words: the name was searched as words, and no voter filter was applied. For their recorded positions, call ${links.votes({ voter: x.subject.fullName, from: i.fromYear, to: i.toYear })}`,
+    );
   for (const o of x.others)
     out.push(
       `The question also names ${describeSupervisor(o)}: call ${links.votes({ voter: o.fullName, from: i.fromYear, to: i.toYear })}`,

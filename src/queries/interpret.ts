@@ -56,6 +56,8 @@ export interface Interpreted {
   inferences: Inference[];
   /** The supervisor `voter` names (null when none, or when the name was ambiguous or not serving in the years). */
   supervisor: RosterEntry | null;
+  /** A supervisor named without vote words: what the question is about, searched by name, not a voter filter. */
+  subject: RosterEntry | null;
   /** A name matched several supervisors serving in the years asked. */
   ambiguous: { words: string; candidates: RosterEntry[] } | null;
   /** A name matched, but nobody of that name served in the years asked. */
@@ -119,7 +121,7 @@ const POSITION_RULES: { position: 'aye' | 'no'; re: RegExp }[] = [
 const FINAL_RE =
   /\b(?:final(?:ly)?\s+(?:passage|passed|vote|votes|approval|reading|action|adoption)|passed\s+finally|on\s+final\s+passage)\b/gi;
 const VOTE_RE =
-  /\b(?:vot(?:e|ed|es|ing)|(?:voting\s+)?record|roll[- ]calls?|ayes?|nays?|noes|abstain(?:ed)?|excused|absent|passed|adopted|approved|rejected|tabled|against|oppos(?:e|ed|ing)|support(?:ed|ing)?|in\s+favou?r)\b/i;
+  /\b(?:vot(?:e|ed|es|ing)|(?:voting\s+)?record|roll[- ]calls?|ayes?|nays?|noes|abstain(?:ed)?|excused|absent|passed|adopted|approved|rejected|tabled|against|oppos(?:e|ed|ing)|support(?:ed|ing)?|in\s+favou?r|(?:dis)?agree(?:d|s)?|split)\b/i;
 const HOUSING_RE =
   /\b(?:housing|affordable|units?|dwellings?|residential|apartments?|multi-?family|homes|home\s*owner\w*|homeless(?:ness)?|rent(?:als?|s|ers?)?|short[- ]term\s+rentals?|tenants?|evictions?|inclusionary|bmr|below[- ]market|sro|adus?|accessory\s+dwelling|condo(?:minium)?s?)\b/i;
 const COMMENT_RE =
@@ -425,6 +427,17 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
     const words = q.match(re)?.[0];
     if (on) inferences.push({ field, value: 'true', words: words ?? (finalOnly ? 'final' : 'position words') });
   }
+  // A supervisor named without vote words is what the question is about ("which file commended Supervisor Eric Mar"),
+  // not a voter: the name stays among the search words and no roll-call filter applies.
+  const subject = voteIntent ? null : supervisor;
+  if (subject) {
+    const spans = found.filter((f) => f.entry.id === subject.id).map((f) => f.span);
+    const kept = consumed.filter(([s, e]) => !spans.some((span) => span[0] === s && span[1] === e));
+    consumed.splice(0, consumed.length, ...kept);
+    const named = inferences.findIndex((f) => f.field === 'voter');
+    if (named >= 0) inferences.splice(named, 1);
+    supervisor = null;
+  }
   // The Board's own name frames a question ("the San Francisco Board of Supervisors meeting"): it is on every page.
   for (const m of q.matchAll(/\b(?:city\s+and\s+county\s+of\s+)?san\s+francisco(?=\s+board\b)/gi))
     take(m.index!, m.index! + m[0].length);
@@ -453,6 +466,7 @@ export function interpret(question: string, roster: RosterEntry[]): Interpreted 
     meetingOrdinal,
     itemNumber,
     supervisor,
+    subject,
     ambiguous,
     notServing,
     others,

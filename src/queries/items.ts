@@ -281,6 +281,7 @@ export async function searchItems(release: Release, links: Links, p: ItemSearchP
       title: item.title,
       itemType: item.itemType,
       sponsors: item.sponsors,
+      enactmentNumbers: item.enactmentNumbers,
       transcriptUrl: links.item(item.id),
       markdownUrl: links.item(item.id, true),
       officialUrl: item.officialUrl,

@@ -56,7 +56,15 @@ const LEXICAL: Retrieval = {
  */
 export async function rankPages(
   release: Release,
-  p: { q: string; kind?: string; date?: string; limit: number; hybrid?: boolean; snippets?: boolean } & YearRange,
+  p: {
+    q: string;
+    kind?: string;
+    date?: string;
+    limit: number;
+    hybrid?: boolean;
+    snippets?: boolean;
+    snippetWords?: number;
+  } & YearRange,
 ) {
   const query = parseQuery(p.q);
   const pinned = namedPages(release, p.q, query, p); // its SQL runs while the engine ranks
@@ -71,6 +79,7 @@ export async function rankPages(
     pinned,
     hybrid: p.hybrid ? { text: p.q } : undefined,
     snippets: p.snippets,
+    snippetWords: p.snippetWords,
   });
   return {
     ids: ranking.hits,
@@ -80,7 +89,8 @@ export async function rankPages(
   };
 }
 
-export async function searchPages(release: Release, links: Links, p: PageSearchParams) {
+/** `snippetWords`: longer snippets than /api/search shows (the evidence bundle's passages). */
+export async function searchPages(release: Release, links: Links, p: PageSearchParams, snippetWords?: number) {
   const range = yearRange(p, p.date);
   // mode=hybrid: BM25 and vector rankings fused (src/engine/vectors.ts), or BM25 with the reason it fell back.
   const ranked = await rankPages(release, {
@@ -91,6 +101,7 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
     ...range,
     hybrid: p.mode === 'hybrid',
     snippets: true,
+    snippetWords,
   });
   const { retrieval } = ranked;
   const [docs, coverage] = await Promise.all([documentsOf(release), coverageOf(release, range, p.date)]);
