@@ -99,15 +99,16 @@ t.test('the preflight of /api/mcp grants what MCP clients send, and nothing of c
     headers: {
       Origin: SITE,
       'Access-Control-Request-Method': 'POST',
-      'Access-Control-Request-Headers': 'content-type,mcp-protocol-version,mcp-session-id,last-event-id',
+      'Access-Control-Request-Headers':
+        'content-type,mcp-protocol-version,mcp-session-id,mcp-method,mcp-name,last-event-id',
     },
   });
   t.equal(pre.status, 204);
   t.equal(pre.headers.get('access-control-allow-origin'), '*');
   t.match(pre.headers.get('access-control-allow-methods'), /\bPOST\b/);
   const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
-  for (const h of ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
-    t.ok(allowed.includes(h), `${h} allowed`);
+  const mcp = ['mcp-protocol-version', 'mcp-session-id', 'mcp-method', 'mcp-name', 'last-event-id'];
+  for (const h of ['content-type', 'accept', ...mcp]) t.ok(allowed.includes(h), `${h} allowed`);
   t.notOk(allowed.includes('authorization'), 'no Authorization: nothing here takes credentials');
   t.equal(pre.headers.get('access-control-allow-credentials'), null, 'no credentials');
 });

@@ -109,9 +109,9 @@ async function handle(ctx: Context): Promise<void> {
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
     else if (v !== undefined) headers.set(k, v);
   }
-  // The URL is built from the service's own base, never the client's Host header.
+  // The URL is built from the service's own base, never the client's Host header, and the canonical path.
   const res = await mcp.fetch(
-    new Request(`${urls.base}${ctx.originalUrl}`, {
+    new Request(`${urls.base}${ctx.url}`, {
       method: ctx.method,
       headers,
       signal: gone.signal,
