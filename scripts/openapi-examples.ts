@@ -11,7 +11,7 @@ import { type Examples, EXAMPLES_FILE, type OperationExamples } from '../src/htt
 import { openapi } from '../src/http/routes/index.ts';
 import { Overloaded } from '../src/lake/pool.ts';
 import { startFixtureServer } from '../test/fixture.ts';
-import { type Answer, answer, exampleUrl, missingValues } from '../test/openapi-requests.ts';
+import { type Answer, answer, answerForHost, exampleUrl, missingValues } from '../test/openapi-requests.ts';
 
 /** The base URL the examples' links name: the default `make serve` address. */
 const BASE = 'http://127.0.0.1:8080';
@@ -254,7 +254,14 @@ operations['POST /api/mcp'] = {
         .body,
     },
     403: {
-      'application/json': expect(await rpc(ping, { Origin: 'https://elsewhere.example' }), 403, 'MCP Origin').body,
+      'application/json': expect(
+        await answerForHost(`${origin}/api/mcp`, 'elsewhere.example', {
+          headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT },
+          body: JSON.stringify(ping),
+        }),
+        403,
+        'MCP Host',
+      ).body,
     },
     406: { 'application/json': expect(await rpc(ping, { Accept: 'application/json' }), 406, 'MCP Accept').body },
     413: { 'application/json': expect(await rpc(' '.repeat(1024 * 1024 + 1)), 413, 'MCP body size').body },

@@ -11,7 +11,8 @@ import { ROOT } from './fixture.ts';
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
-export function launch(): Promise<Browser> {
+/** `args`: more Chromium switches (e.g. `--host-resolver-rules` to give a loopback server another site's name). */
+export function launch(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -22,6 +23,7 @@ export function launch(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

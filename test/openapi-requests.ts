@@ -1,6 +1,7 @@
 // What scripts/openapi-examples.ts (which records the document's examples) and test/openapi.test.ts (which sends them
 // again) both do: build an operation's URL from its parameters, pick values the fixture holds nothing of, and read an
 // answer as status, media type and body.
+import { request } from 'node:http';
 
 export interface Answer {
   status: number;
@@ -21,6 +22,26 @@ export async function answer(url: string, init: RequestInit = {}): Promise<Answe
     body: /^application\/(.+\+)?json$/.test(type) && text ? JSON.parse(text) : text,
     headers: res.headers,
   };
+}
+
+/** A POST with a Host header of our choosing (fetch always sends the URL's): how a DNS-rebound page would call. */
+export function answerForHost(url: string, host: string, init: { headers: Record<string, string>; body: string }) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...init.headers, Host: host }, setHost: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
+        const type = (headers.get('content-type') ?? '').split(';')[0].trim();
+        const json = /^application\/(.+\+)?json$/.test(type) && text;
+        resolve({ status: res.statusCode!, type, body: json ? JSON.parse(text) : text, headers });
+      });
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
 }
 
 /** The URL of an operation with these parameters (path ones in the path, the rest in the query; undefined left out). */

@@ -14,7 +14,7 @@ import { openapi } from '../src/http/routes/index.ts';
 import { validate } from './document.ts';
 import type { Json } from './fixture.ts';
 import { ROOT, startFixtureServer } from './fixture.ts';
-import { type Answer, answer, exampleUrl, missingValues } from './openapi-requests.ts';
+import { type Answer, answer, answerForHost, exampleUrl, missingValues } from './openapi-requests.ts';
 
 const run = promisify(execFile);
 const running = await startFixtureServer();
@@ -227,8 +227,14 @@ t.test('every operation, driven with its examples, answers as the document says'
       checkAnswer(
         t,
         op,
-        `${what} a foreign Origin`,
-        await send(url, rpc(ping, { Origin: 'https://elsewhere.example' })),
+        `${what} a foreign Host`,
+        {
+          ...(await answerForHost(running.url + url, 'elsewhere.example', {
+            headers: { 'Content-Type': 'application/json', Accept: MCP_ACCEPT },
+            body: ping,
+          })),
+          etag: null,
+        },
         403,
         method,
       );

@@ -16,6 +16,7 @@ import { Downloads } from './downloads.ts';
 import { type Endpoint, isEndpoint, type Mount } from './endpoints.ts';
 import { HttpError, notFound, type ProblemType, problemTypeOf, toProblem } from './errors.ts';
 import { readParams } from './params.ts';
+import { canonicalPath } from './paths.ts';
 import { routes } from './routes/index.ts';
 import type { State } from './state.ts';
 import { ownBase, Urls } from './urls.ts';
@@ -118,6 +119,14 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
   app.proxy = false;
   const router = new Router();
 
+  // Every later rule (the MCP gate, admission, CORS, caches, the router) reads the one canonical path (paths.ts).
+  let templates: string[] | undefined; // the router's, once every route is registered
+  app.use(async (ctx, next) => {
+    templates ??= router.stack.flatMap((l) => (typeof l.path === 'string' ? [l.path] : []));
+    const path = canonicalPath(ctx.path, templates);
+    if (path !== ctx.path) ctx.path = path;
+    return next();
+  });
   app.use(async (ctx, next) => {
     const started = performance.now();
     const release = lake.acquire();
@@ -149,12 +158,24 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       });
     }
   });
-  // No CORS on /api/mcp: the MCP spec has the server validate browser origins itself (src/mcp/http.ts). A preflight
-  // may be cached for a day (browsers cap it lower: Chromium at 2 hours).
+  // CORS on every path, /api/mcp included: any origin, never credentials (the service holds none; the MCP gate's Host
+  // check is what stops DNS rebinding). A preflight may be cached for a day (browsers cap it lower: Chromium at 2 hours).
   app.use(
     cors({
-      origin: (ctx) => (ctx.path === '/api/mcp' ? '' : '*'),
-      allowMethods: ['GET', 'HEAD', 'OPTIONS'],
+      origin: '*',
+      allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+      allowHeaders: [
+        'Accept',
+        'Content-Type',
+        'If-None-Match',
+        'If-Modified-Since',
+        'Range',
+        'Mcp-Protocol-Version',
+        'Mcp-Session-Id',
+        'Mcp-Method',
+        'Mcp-Name',
+        'Last-Event-Id',
+      ],
       exposeHeaders: [
         'X-Release-Id',
         'ETag',
@@ -165,6 +186,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
         'Content-Range',
         'Accept-Ranges',
         'Content-Length',
+        'Mcp-Session-Id',
       ],
       maxAge: 86400,
       keepHeadersOnError: true,

@@ -2,18 +2,14 @@
 // served by the SDK's web-standard handler, which speaks both protocol generations: 2026-07-28 (per-request
 // envelope) and the 2025 line (2025-11-25 and earlier, stateless: no session ids). The SDK answers every protocol
 // error itself: malformed JSON-RPC, a wrong Accept or Content-Type, an unsupported protocol version, GET/DELETE
-// (405, there are no sessions). In front of it, before admission (`mcpGate`): the Host and Origin checks (DNS
-// rebinding: 400 for a malformed Host, 403 for a foreign one), the body read whole under MAX_BODY_BYTES (413) and
-// the body timeout (408), and the batch bound (400); no CORS for this path.
+// (405, there are no sessions). In front of it, before admission (`mcpGate`): the Host check (DNS rebinding: 400 for
+// a malformed Host, 403 for a foreign one), the body read whole under MAX_BODY_BYTES (413) and the body timeout
+// (408), and the batch bound (400). Browser pages of any origin may call it (CORS, app.ts): it is public, read-only
+// and holds no credentials, so an Origin allow-list would protect nothing.
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
-import {
-  createMcpHandler,
-  localhostAllowedHostnames,
-  validateHostHeader,
-  validateOriginHeader,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
 import type { Context, Next } from 'koa';
 
 import { type Config, limitsOf } from '../config.ts';
@@ -40,13 +36,10 @@ function allowedHosts(ctx: Context, config: Config): string[] {
   return [...localhostAllowedHostnames(), ...own.map((u) => new URL(u).hostname)];
 }
 
-/** A malformed or missing Host is a 400; a Host or a browser Origin naming another site (DNS rebinding) a 403. */
-function refuseHostOrOrigin(ctx: Context, config: Config): Response | undefined {
-  const allowed = allowedHosts(ctx, config);
-  const host = validateHostHeader(ctx.get('Host'), allowed);
+/** A malformed or missing Host is a 400; a Host naming another site (DNS rebinding) a 403. */
+function refuseHost(ctx: Context, config: Config): Response | undefined {
+  const host = validateHostHeader(ctx.get('Host'), allowedHosts(ctx, config));
   if (!host.ok) return rpcError(host.errorCode === 'invalid_host' ? 403 : 400, -32000, host.message);
-  const origin = validateOriginHeader(ctx.get('Origin'), allowed);
-  if (!origin.ok) return rpcError(403, -32000, origin.message);
   return undefined;
 }
 
@@ -71,15 +64,8 @@ const messageCount = (body: Buffer): number => {
 export function mcpGate(config: Config) {
   const limits = limitsOf(config);
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (ctx.path !== MCP_PATH) return next();
-    // The REST API is open to CORS; this endpoint is not (its callers are MCP clients and same-origin pages).
-    for (const h of [
-      'Access-Control-Allow-Origin',
-      'Access-Control-Expose-Headers',
-      'Access-Control-Allow-Credentials',
-    ])
-      ctx.remove(h);
-    const refused = refuseHostOrOrigin(ctx, config);
+    if (ctx.path !== MCP_PATH) return next(); // the canonical path (src/http/paths.ts): no spelling steps around it
+    const refused = refuseHost(ctx, config);
     if (refused) return send(ctx, refused);
     if (ctx.method !== 'POST') return next();
     let body: Buffer;
@@ -123,9 +109,9 @@ async function handle(ctx: Context): Promise<void> {
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
     else if (v !== undefined) headers.set(k, v);
   }
-  // The URL is built from the service's own base, never the client's Host header.
+  // The URL is built from the service's own base, never the client's Host header, and the canonical path.
   const res = await mcp.fetch(
-    new Request(`${urls.base}${ctx.originalUrl}`, {
+    new Request(`${urls.base}${ctx.url}`, {
       method: ctx.method,
       headers,
       signal: gone.signal,

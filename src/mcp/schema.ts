@@ -91,10 +91,17 @@ export function output<B>(
   };
 }
 
-/** A field as the first level of a lean schema shows it: its type, or its values. */
+/**
+ * A field as the first level of a lean schema shows it: its type, or its values. Alternatives (`oneOf`, `anyOf`, a
+ * type list such as `["string", "null"]`) become an `anyOf` of single types, the form strict MCP clients accept.
+ */
 function shallow(field: JsonSchema): JsonSchema {
-  const type = field.type ?? (field.enum || field.anyOf || field.oneOf ? undefined : 'object');
-  return { ...(type ? { type } : {}), ...(field.enum ? { enum: field.enum } : {}) };
+  if (Array.isArray(field.type)) return { anyOf: (field.type as string[]).map((type) => ({ type })) };
+  const branches = (field.anyOf ?? field.oneOf) as JsonSchema[] | undefined;
+  if (branches && !field.type) return { anyOf: branches.map(shallow) };
+  const values = field.enum as unknown[] | undefined;
+  if (values) return { ...(values.every((v) => typeof v === 'string') ? { type: 'string' } : {}), enum: values };
+  return { type: field.type ?? 'object' };
 }
 
 /** Output schema of a REST response schema in schemas/; the envelope fields are checked apart from the REST body. */

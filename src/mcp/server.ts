@@ -15,7 +15,8 @@ const INSTRUCTIONS = [
 export function createMcpServer(deps: Deps): McpServer {
   const server = new McpServer(
     { name: 'board-records', title: 'Board Records', version: '2.0.0' },
-    { instructions: INSTRUCTIONS },
+    // One server per request with a fixed tool list: the list never changes while a client could listen.
+    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
   );
   const turn = oneAtATime();
   for (const tool of tools) register(server, tool, deps, turn);

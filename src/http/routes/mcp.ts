@@ -19,7 +19,7 @@ export const mcpRoute: MountedRoute = {
         operationId: operationId('post', '/api/mcp'),
         summary: 'MCP (Model Context Protocol) Streamable HTTP, stateless: one JSON-RPC message or a batch per request',
         description:
-          'Protocol 2026-07-28 and the 2025 line; no sessions. The client must accept both application/json and text/event-stream. Tools are generated from the REST endpoints (tools/list). Host and Origin are checked; no CORS.',
+          'Protocol 2026-07-28 and the 2025 line; no sessions. The client must accept both application/json and text/event-stream. Tools are generated from the REST endpoints (tools/list). The Host is checked (DNS rebinding); CORS is open to any origin, without credentials.',
         tags: ['mcp'],
         requestBody: {
           required: true,
@@ -46,7 +46,9 @@ export const mcpRoute: MountedRoute = {
           400: response('400', { 'application/json': jsonRpcError }, mcpPost, {
             description: 'Malformed JSON-RPC, a bad Host header or a batch of more messages than allowed',
           }),
-          403: response('403', { 'application/json': jsonRpcError }, mcpPost),
+          403: response('403', { 'application/json': jsonRpcError }, mcpPost, {
+            description: 'A Host naming another site (DNS rebinding)',
+          }),
           406: response('406', { 'application/json': jsonRpcError }, mcpPost),
           413: response('413', { 'application/json': jsonRpcError }, mcpPost),
           415: response('415', { 'application/json': jsonRpcError }, mcpPost),

@@ -131,7 +131,7 @@ export const getRecord = tool<Params, Body>({
       type: 'object',
       required: ['kind', 'record'],
       properties: {
-        kind: { enum: ['page', 'item', 'comment', 'meeting', 'snapshot'] },
+        kind: { type: 'string', enum: ['page', 'item', 'comment', 'meeting', 'snapshot'] },
         record: { type: 'object' },
         page: { type: 'object', description: 'For a comment: the page it is on.' },
       },
