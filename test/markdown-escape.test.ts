@@ -2,7 +2,7 @@
 // marker, inside bold, as link text), parses as CommonMark to its own words in one paragraph, with no structure.
 import t from 'tap';
 
-import { dest, esc, fence } from '../src/render/markdown/escape.ts';
+import { dest, esc, escSnippet, fence } from '../src/render/markdown/escape.ts';
 import { offences, readText } from './markdown-check.ts';
 
 const NASTY = [
@@ -86,6 +86,12 @@ t.test('a fence is longer than any backtick run inside, so no line closes it', a
   }
   t.equal(fence('a ```` b').split('\n')[0], '`````text', 'five backticks over a run of four');
   t.equal(fence('plain').split('\n')[0], '```text', 'three at least');
+});
+
+t.test("a snippet keeps the search's marks and escapes the rest", async (t) => {
+  t.equal(escSnippet('… the **roof** <b>deck</b> …'), '… the **roof** \\<b\\>deck\\</b\\> …');
+  t.equal(escSnippet('**1.** # HXHEADING'), '**1.** \\# HXHEADING');
+  for (const s of NASTY) t.same(offences(`   ${escSnippet(`**HXMARK** ${s}`)}`), [], JSON.stringify(s));
 });
 
 t.test('ordinary text stays readable: only what could be structure is escaped', async (t) => {

@@ -2,7 +2,7 @@
 // citation links, the rules and limits written out, so a language model can read and cite them.
 import { type Supervisor, termText } from '../../../core/roster.ts';
 import type { EvidenceBundle, HousingAggregate, VotesAggregate } from '../../schema-types.ts';
-import { dest, esc, escList } from './escape.ts';
+import { dest, esc, escList, escSnippet } from './escape.ts';
 import { filtersLine, links, positionsOf, rollCallLines, voterOf } from './records.ts';
 
 const voterLine = (v: Supervisor) =>
@@ -96,7 +96,7 @@ export function evidenceMarkdown(b: EvidenceBundle): string {
     out.push(
       `${n + 1}. **File ${r.fileNumber}: ${esc(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}`,
     );
-    out.push(`   ${esc(r.snippet)}`);
+    out.push(`   ${escSnippet(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
     for (const v of positionsOf(r))
       out.push(
@@ -108,7 +108,7 @@ export function evidenceMarkdown(b: EvidenceBundle): string {
   if (items.results.length === 0) out.push('_No legislative item matched._');
   out.push('', `## Page matches (${b.pageMatches.returned} of ${b.pageMatches.total})`);
   b.pageMatches.results.forEach((r, n) => {
-    out.push(`${n + 1}. **${esc(r.title)}** — ${r.meetingDate} ${r.kind}, page ${r.page}: ${esc(r.snippet)}`);
+    out.push(`${n + 1}. **${esc(r.title)}** — ${r.meetingDate} ${r.kind}, page ${r.page}: ${escSnippet(r.snippet)}`);
     out.push(`   ${links(r)}`);
   });
   if (b.pageMatches.results.length === 0) out.push('_No page matched._');

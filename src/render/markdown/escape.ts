@@ -11,17 +11,30 @@ const ANYWHERE = /[\\`*_[\]<>&#|~]/g;
 /** What only the start of a line makes structure of: a list marker, an ordered-list number, a setext underline. */
 const LINE_START = /^([-+=]|\d{1,9}(?=[.)]))/;
 
+const fold = (s: unknown) =>
+  String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+const escChars = (s: string) => s.replace(ANYWHERE, '\\$&');
+const guardStart = (line: string) => line.replace(LINE_START, (m) => (/^\d/.test(m) ? `${m}\\` : `\\${m}`));
+
 /**
  * Document (or client) text as one line of inline Markdown that reads as the same words: runs of whitespace, newlines
  * included, become one space, and every character Markdown could read as structure is backslash-escaped.
  */
-export function esc(s: unknown): string {
-  const line = String(s ?? '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(ANYWHERE, '\\$&');
-  return line.replace(LINE_START, (m) => (/^\d/.test(m) ? `${m}\\` : `\\${m}`));
-}
+export const esc = (s: unknown): string => guardStart(escChars(fold(s)));
+
+/**
+ * A search snippet: document text in which the search marked the matched words `**like this**` (src/engine/snippet.ts).
+ * The text is escaped as `esc` does, the marks stay bold.
+ */
+export const escSnippet = (s: string): string =>
+  guardStart(
+    fold(s)
+      .split(/\*\*(\S+?)\*\*/)
+      .map((part, i) => (i % 2 ? `**${escChars(part)}**` : escChars(part)))
+      .join(''),
+  );
 
 /** Names and such: each escaped, joined by our separator. */
 export const escList = (xs: readonly unknown[], sep = ', ') => xs.map(esc).join(sep);

@@ -10,7 +10,7 @@ import type {
   SearchResponse,
   Supervisor,
 } from '../../schema-types.ts';
-import { dest, esc, escList, fence } from './escape.ts';
+import { dest, esc, escList, escSnippet, fence } from './escape.ts';
 
 /** A voter's recorded position in one item's roll calls. */
 export type VoterPosition = { position: string; action: string };
@@ -48,7 +48,7 @@ export function searchMarkdown(body: SearchResponse): string {
   ];
   body.results.forEach((r, i) => {
     out.push(`${i + 1}. **${esc(r.title)}**${r.fileNumber ? ` — File ${r.fileNumber}` : ''} (score ${r.score})`);
-    out.push(`   ${esc(r.snippet)}`);
+    out.push(`   ${escSnippet(r.snippet)}`);
     out.push(`   ${links(r)}`);
   });
   if (body.results.length === 0)
@@ -99,7 +99,7 @@ export function itemsMarkdown(body: ItemSearchResponse): string {
     out.push(
       `${i + 1}. **File ${r.fileNumber}: ${esc(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`,
     );
-    out.push(`   ${esc(r.snippet)}`);
+    out.push(`   ${escSnippet(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
     for (const v of positionsOf(r))
       out.push(`   - ${esc(voterOf(body)!.fullName)} recorded **${esc(v.position)}** on: ${esc(v.action)}`);
