@@ -5,6 +5,9 @@ import t from 'tap';
 import { dest, esc, escSnippet, fence } from '../src/render/markdown/escape.ts';
 import { offences, readText } from './markdown-check.ts';
 
+/** A string as a test name: JSON, with line and paragraph separators spelled out (TAP reads them as line breaks). */
+const label = (s: string) => JSON.stringify(s).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
 const NASTY = [
   '<script>alert("HXSCRIPT")</script>',
   '<img src=x onerror=alert(1)> HXIMG',
@@ -56,9 +59,9 @@ t.test('each nasty string reads as its own words and makes no structure, whereve
       ['after our link', `[official PDF](${dest('https://example.org/a b)(<x>')}) ${esc(s)}`],
       ['quoted', `> ${esc(s)}`],
     ]) {
-      t.same(offences(md), [], `${JSON.stringify(s)} ${where}`);
+      t.same(offences(md), [], `${label(s)} ${where}`);
     }
-    t.equal(readText(esc(s)), words, `${JSON.stringify(s)} reads as the same words`);
+    t.equal(readText(esc(s)), words, `${label(s)} reads as the same words`);
     t.notMatch(esc(s), /\n/, 'one line');
   }
 });
@@ -75,7 +78,7 @@ t.test('unescaped, the same strings are structure: the check sees it', async (t)
     '[HXLINK](javascript:x)',
     '*HXEMPH*',
   ])
-    t.not(offences(s).length, 0, JSON.stringify(s));
+    t.not(offences(s).length, 0, label(s));
 });
 
 t.test('a fence is longer than any backtick run inside, so no line closes it', async (t) => {
@@ -91,7 +94,7 @@ t.test('a fence is longer than any backtick run inside, so no line closes it', a
 t.test("a snippet keeps the search's marks and escapes the rest", async (t) => {
   t.equal(escSnippet('… the **roof** <b>deck</b> …'), '… the **roof** \\<b\\>deck\\</b\\> …');
   t.equal(escSnippet('**1.** # HXHEADING'), '**1.** \\# HXHEADING');
-  for (const s of NASTY) t.same(offences(`   ${escSnippet(`**HXMARK** ${s}`)}`), [], JSON.stringify(s));
+  for (const s of NASTY) t.same(offences(`   ${escSnippet(`**HXMARK** ${s}`)}`), [], label(s));
 });
 
 t.test('ordinary text stays readable: only what could be structure is escaped', async (t) => {
