@@ -1,6 +1,6 @@
 // Small corpora for release-to-release and corpus-shape tests: a few PDFs from ../shared/corpus copied into a temp
 // folder with a MANIFEST.tsv, optionally with one document's bytes replaced by another PDF's (a "modified" document);
-// the real minutes without their public-comment pages; a synthetic year.
+// the real minutes without their public-comment pages; a synthetic year; a synthetic meeting printing hostile text.
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,10 @@ import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from 'pd
 
 import { buildRelease, type BuildResult } from '../pipelines/build.ts';
 import { extractPages } from '../pipelines/extract/pdf.ts';
-import { generate, MANIFEST_COLUMNS, SYNTHETIC_BASE } from '../pipelines/synthetic/generate.ts';
+import { generate, loadInputs, MANIFEST_COLUMNS, slotsFor, SYNTHETIC_BASE } from '../pipelines/synthetic/generate.ts';
+import { planMeeting } from '../pipelines/synthetic/meeting.ts';
+import { renderAgenda, renderMinutes } from '../pipelines/synthetic/render.ts';
+import { bagStem } from '../pipelines/synthetic/text.ts';
 import { CORPUS, ROOT } from './fixture.ts';
 
 /**
@@ -94,6 +97,71 @@ export async function syntheticYear(year: number, meetings: number): Promise<str
   const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
   await generate({ dest: dir, year, meetings });
   return dir;
+}
+
+/** What a hostile document prints where Markdown would read structure; each names the structure it tries with `HX…`. */
+export const HOSTILE = {
+  script: '<script>alert("HXSCRIPT")</script>',
+  img: '<img src=x onerror=alert(1)> HXIMG',
+  heading: '# HXHEADING [HXLINK](javascript:alert(1))',
+  lines: [
+    '```',
+    '# HXHEADING [HXLINK](javascript:alert(1))',
+    '- HXLIST item',
+    '1. HXORDERED item',
+    '> HXQUOTE',
+    '***',
+    '<script>alert("HXSCRIPT")</script>',
+    '![HXIMAGE](https://example.org/x.png) *HXEMPH* `HXCODE` &lt;HXENTITY&gt;',
+    '| HXTABLE | b |',
+    'HXSETEXT',
+    '===',
+    '~~~~',
+  ],
+};
+
+/**
+ * One synthetic meeting (agenda and minutes of 2016-06-14 from the synthetic generator, labelled synthetic as it
+ * labels them) whose first item, first speaker and notes print the HOSTILE text: in the item's short and long title,
+ * as lines of their own after it, in a speaker's name and summary.
+ */
+export async function hostileMeeting(): Promise<{ dir: string; date: string; file: string; speaker: string }> {
+  const slot = slotsFor(1, 1, 2016)[0];
+  const m = planMeeting(loadInputs('board-records'), slot);
+  const item = m.sections[0].groups[0].items[0];
+  item.name = `${HOSTILE.script} ${HOSTILE.img} *HXEMPH*`;
+  item.title = `${HOSTILE.heading} ${HOSTILE.script} Ordinance amending the Planning Code to allow 120 housing units.`;
+  item.notes = [...HOSTILE.lines];
+  const speaker = 'Hostile Speaker HXSPEAKER';
+  m.speakers[0] = {
+    name: speaker,
+    statement: `shared concerns ${HOSTILE.heading} ${HOSTILE.script} ${HOSTILE.img} \`\`\` *HXEMPH*`,
+  };
+  const dir = await mkdtemp(join(tmpdir(), 'corpus-'));
+  await mkdir(join(dir, 'pdfs'));
+  const rows: string[][] = [];
+  for (const [kind, render] of [
+    ['agenda', renderAgenda],
+    ['minutes', renderMinutes],
+  ] as const) {
+    const { data, pages } = await render(m);
+    const name = `${bagStem(slot.date)}_${kind}_synthetic.pdf`;
+    await writeFile(join(dir, 'pdfs', name), data);
+    const sha = createHash('sha256').update(data).digest('hex');
+    rows.push([
+      `pdfs/${name}`,
+      slot.date,
+      kind,
+      String(pages),
+      String(data.length),
+      sha,
+      SYNTHETIC_BASE + name,
+      '',
+      'true',
+    ]);
+  }
+  await writeFile(join(dir, 'MANIFEST.tsv'), [[...MANIFEST_COLUMNS], ...rows].map(tsvRow).join('\n') + '\n');
+  return { dir, date: slot.date, file: item.file, speaker };
 }
 
 /**

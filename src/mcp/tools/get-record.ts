@@ -10,6 +10,7 @@ import type { Release } from '../../lake/release.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
 import { meetingDate } from '../../queries/meetings.ts';
 import { entity } from '../../queries/snapshots.ts';
+import { fence } from '../../render/markdown/escape.ts';
 import { meetingMarkdown } from '../../render/markdown/meetings.ts';
 import { commentMarkdown, itemMarkdown, pageMarkdown } from '../../render/markdown/records.ts';
 import type { CommentRecord, ItemRecord, MeetingRecord, PageRecord, SnapshotRecord } from '../../schema-types.ts';
@@ -164,7 +165,7 @@ export const getRecord = tool<Params, Body>({
     if (b.kind === 'page') return pageMarkdown(b.record);
     if (b.kind === 'item') return itemMarkdown(b.record);
     if (b.kind === 'meeting') return meetingMarkdown(b.record);
-    if (b.kind === 'snapshot') return `# Snapshot record\n\n\`\`\`json\n${JSON.stringify(b.record, null, 2)}\n\`\`\`\n`;
+    if (b.kind === 'snapshot') return `# Snapshot record\n\n${fence(JSON.stringify(b.record, null, 2), 'json')}\n`;
     return (
       commentMarkdown(b.record) +
       (b.page ? `\n## The page it is on\n\n${pageMarkdown(b.page).replace(/^# /, '### ')}` : '')

@@ -1,6 +1,7 @@
 // Markdown of the data products: the change feed and the snapshot manifest (for their MCP tools; REST answers them in
 // JSON only), and the kept releases.
 import type { ChangeFeed, Releases, SnapshotManifest } from '../../schema-types.ts';
+import { esc } from './escape.ts';
 
 export function changesMarkdown(f: ChangeFeed): string {
   const out = [
@@ -46,7 +47,7 @@ export function releasesMarkdown(r: Releases): string {
       `- **${k.release}**${k.current ? ' (current)' : ''}, created ${k.createdAt}: ${c} since ${k.previousRelease ?? 'the start of the history'} · [manifest](${k.manifestUrl})`,
     );
   }
-  for (const u of r.unreadable ?? []) out.push(`- ${u.release}: not served (${u.reason})`);
+  for (const u of r.unreadable ?? []) out.push(`- ${esc(u.release)}: not served (${esc(u.reason)})`);
   out.push('', `What changed, record by record: the change feed (${r.changesUrl}), from cursor 0 or a time.`);
   return out.join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
 // Markdown of what the lake holds: the coverage report, the list of meetings, one meeting with its items and speakers.
 import type { Coverage, CoverageReport, MeetingList, MeetingRecord } from '../../schema-types.ts';
-import { oneLine, plain, rollCallLines } from './records.ts';
+import { dest, esc } from './escape.ts';
+import { rollCallLines } from './records.ts';
 
 /** The line every counting or filtering answer carries under its heading. */
 export const coverageLine = (c: Coverage) => `> **Coverage:** ${c.statement}`;
@@ -29,7 +30,7 @@ export function coverageMarkdown(b: CoverageReport): string {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...b.years.map(
       (y) =>
-        `| [${y.year}](${y.meetingsUrl}) | ${y.meetings} | ${y.agendas} | ${y.minutes} | ${y.meetingsWithRollCalls} | ${y.meetingsWithComments} | ${y.pages} | ${y.items} | ${y.rollCalls} | ${y.comments} |`,
+        `| [${y.year}](${dest(y.meetingsUrl)}) | ${y.meetings} | ${y.agendas} | ${y.minutes} | ${y.meetingsWithRollCalls} | ${y.meetingsWithComments} | ${y.pages} | ${y.items} | ${y.rollCalls} | ${y.comments} |`,
     ),
     '',
     `Release ${b.release}.`,
@@ -44,7 +45,7 @@ export function meetingsMarkdown(b: MeetingList): string {
     '',
     ...b.meetings.map(
       (m) =>
-        `- [${m.date}](${m.markdownUrl}): ${m.documents.map((d) => `[${d.kind}](${d.officialUrl})`).join(', ')} · ${m.pages} pages, ${m.items} items, ${m.rollCalls} roll calls, ${m.comments} comments${m.synthetic ? ' (synthetic)' : ''}`,
+        `- [${m.date}](${dest(m.markdownUrl)}): ${m.documents.map((d) => `[${esc(d.kind)}](${dest(d.officialUrl)})`).join(', ')} · ${m.pages} pages, ${m.items} items, ${m.rollCalls} roll calls, ${m.comments} comments${m.synthetic ? ' (synthetic)' : ''}`,
     ),
   ].join('\n');
 }
@@ -54,7 +55,7 @@ export function meetingMarkdown(m: MeetingRecord): string {
   const out = [
     `# Board of Supervisors meeting, ${m.date}`,
     '',
-    `Documents: ${m.documents.map((d) => `[${plain(d.title)}](${d.officialUrl}) (${d.pages} pages)`).join('; ')}.`,
+    `Documents: ${m.documents.map((d) => `${esc(d.title)} ([official PDF](${dest(d.officialUrl)}), ${d.pages} pages)`).join('; ')}.`,
     `Holds: agenda ${yesNo(m.holds.agenda)}, minutes ${yesNo(m.holds.minutes)}; ${m.holds.items} items, ${m.holds.rollCalls} roll calls, ${m.holds.comments} public comments.`,
     '',
     `## Items${filtered ? ` with a roll call of ${[m.filters.actionType, m.filters.result].filter(Boolean).join(', ')}` : ''} (${m.items.length}, in agenda order, from ${m.itemsFrom})`,
@@ -62,16 +63,16 @@ export function meetingMarkdown(m: MeetingRecord): string {
   ];
   for (const i of m.items) {
     out.push(
-      `${i.sequence}. **File ${i.fileNumber}: ${plain(i.title)}**${i.itemType ? ` (${plain(i.itemType)})` : ''} — pp. ${i.startPage}–${i.endPage} · [official PDF](${i.officialUrl}) · [record](${i.transcriptUrl})`,
+      `${i.sequence}. **File ${i.fileNumber}: ${esc(i.title)}**${i.itemType ? ` (${esc(i.itemType)})` : ''} — pp. ${i.startPage}–${i.endPage} · [official PDF](${dest(i.officialUrl)}) · [record](${dest(i.transcriptUrl)})`,
     );
     if (i.rollCalls.length) out.push(...rollCallLines(i.rollCalls));
-    else if (i.actions.length) out.push(`   - ${i.actions.map((a) => plain(oneLine(a))).join(' · ')}`);
+    else if (i.actions.length) out.push(`   - ${i.actions.map(esc).join(' · ')}`);
   }
   if (m.items.length === 0)
     out.push(filtered ? 'No item of this meeting has such a roll call.' : 'No items were parsed from this meeting.');
   out.push('', `## Public comment (${m.comments.length} speakers, in order)`, '');
   for (const c of m.comments)
-    out.push(`${c.sequence}. **${plain(c.speaker)}**: ${plain(c.statement)} — [p. ${c.page}](${c.officialUrl})`);
+    out.push(`${c.sequence}. **${esc(c.speaker)}**: ${esc(c.statement)} — [p. ${c.page}](${dest(c.officialUrl)})`);
   if (m.comments.length === 0)
     out.push(
       m.holds.minutes

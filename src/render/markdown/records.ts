@@ -10,6 +10,7 @@ import type {
   SearchResponse,
   Supervisor,
 } from '../../schema-types.ts';
+import { dest, esc, escList, escSnippet, fence } from './escape.ts';
 
 /** A voter's recorded position in one item's roll calls. */
 export type VoterPosition = { position: string; action: string };
@@ -24,39 +25,30 @@ export const commentsOf = (r: { comments: Record<string, unknown>[] }) => r.comm
 export const positionsOf = (r: { voterPositions?: Record<string, unknown>[] }) =>
   (r.voterPositions ?? []) as VoterPosition[];
 
-export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-
-/**
- * Text that is not ours to structure (a client's query, a name, a title) as one line of plain text: runs of
- * whitespace, newlines included, become one space, and what Markdown reads as structure (backslash, backtick, `*`,
- * `_`, brackets, `<`, `>`, `#`, `|`, `~`) is escaped, so it can open no heading, table, fence, list, link or tag.
- */
-export const plain = (s: string) => oneLine(String(s)).replace(/[\\`*_[\]<>#|~]/g, '\\$&');
-
 export function links(r: { officialUrl: string; transcriptUrl?: string; markdownUrl?: string }): string {
-  const parts = [`[official PDF](${r.officialUrl})`];
-  if (r.transcriptUrl) parts.push(`[record](${r.transcriptUrl})`);
-  if (r.markdownUrl) parts.push(`[markdown](${r.markdownUrl})`);
+  const parts = [`[official PDF](${dest(r.officialUrl)})`];
+  if (r.transcriptUrl) parts.push(`[record](${dest(r.transcriptUrl)})`);
+  if (r.markdownUrl) parts.push(`[markdown](${dest(r.markdownUrl)})`);
   return parts.join(' · ');
 }
 
 export function filtersLine(filters: Record<string, unknown>): string {
   const set = Object.entries(filters).filter(([, v]) => v !== null && v !== undefined && v !== false);
   return set.length
-    ? set.map(([k, v]) => `${k}=${plain(Array.isArray(v) ? v.join(',') : String(v))}`).join(', ')
+    ? set.map(([k, v]) => `${k}=${esc(Array.isArray(v) ? v.join(',') : String(v))}`).join(', ')
     : 'none';
 }
 
 export function searchMarkdown(body: SearchResponse): string {
   const out = [
-    `# Page search: ${plain(body.query)}`,
+    `# Page search: ${esc(body.query)}`,
     '',
-    `${body.returned} of ${body.total} matching pages. Interpreted as: ${body.interpretedQueries.map((q) => `\`${q}\``).join(', ') || '(no searchable words)'}. Filters: ${filtersLine(body.filters)}. Retrieval: ${body.retrieval.used}${body.retrieval.fallbackReason ? ` (requested ${body.retrieval.requested}: ${body.retrieval.fallbackReason})` : ''}. Source: ${body.source}.`,
+    `${body.returned} of ${body.total} matching pages. Interpreted as: ${body.interpretedQueries.map((q) => `“${esc(q)}”`).join(', ') || '(no searchable words)'}. Filters: ${filtersLine(body.filters)}. Retrieval: ${body.retrieval.used}${body.retrieval.fallbackReason ? ` (requested ${body.retrieval.requested}: ${body.retrieval.fallbackReason})` : ''}. Source: ${body.source}.`,
     '',
   ];
   body.results.forEach((r, i) => {
-    out.push(`${i + 1}. **${plain(r.title)}**${r.fileNumber ? ` — File ${r.fileNumber}` : ''} (score ${r.score})`);
-    out.push(`   ${oneLine(r.snippet)}`);
+    out.push(`${i + 1}. **${esc(r.title)}**${r.fileNumber ? ` — File ${r.fileNumber}` : ''} (score ${r.score})`);
+    out.push(`   ${escSnippet(r.snippet)}`);
     out.push(`   ${links(r)}`);
   });
   if (body.results.length === 0)
@@ -67,26 +59,23 @@ export function searchMarkdown(body: SearchResponse): string {
 export function pageMarkdown(p: PageRecord): string {
   return (
     [
-      `# ${plain(p.title)}`,
+      `# ${esc(p.title)}`,
       '',
       `Meeting ${p.meetingDate} · ${p.kind} · page ${p.page}${p.pages ? ` of ${p.pages}` : ''} · text quality: ${p.quality} · release ${p.release}`,
       '',
       links(p),
       '',
-      p.header ? `> ${p.header}` : '',
+      p.header ? `> ${esc(p.header)}` : '',
       '',
-      '```text',
-      p.text,
-      '```',
+      fence(p.text),
       '',
-      p.footer ? `> ${p.footer}` : '',
+      p.footer ? `> ${esc(p.footer)}` : '',
     ].join('\n') + '\n'
   );
 }
 
 export function tally(rc: RollCall): string {
-  const part = (label: string, names: string[]) =>
-    names.length ? `${label} ${names.length} (${names.join(', ')})` : '';
+  const part = (label: string, names: string[]) => (names.length ? `${label} ${names.length} (${escList(names)})` : '');
   return [part('Ayes', rc.ayes), part('Noes', rc.noes), part('Absent', rc.absent), part('Excused', rc.excused)]
     .filter(Boolean)
     .join('; ');
@@ -95,31 +84,31 @@ export function tally(rc: RollCall): string {
 export function rollCallLines(rollCalls: RollCall[], indent = '   '): string[] {
   return rollCalls.map(
     (rc) =>
-      `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}${rc.rescindedBy ? `, rescinded by vote ${rc.rescindedBy}` : ''}): ${oneLine(rc.action)} — ${tally(rc)}${rc.result ? ` — result: ${rc.result}` : ''}`,
+      `${indent}- Vote ${rc.sequence} (${rc.actionType}${rc.isFinal ? ', final' : ''}${rc.rescindedBy ? `, rescinded by vote ${rc.rescindedBy}` : ''}): ${esc(rc.action)} — ${tally(rc)}${rc.result ? ` — result: ${esc(rc.result)}` : ''}`,
   );
 }
 
 export function itemsMarkdown(body: ItemSearchResponse): string {
   const out = [
-    `# Legislative items: ${plain(body.query)}`,
+    `# Legislative items: ${esc(body.query)}`,
     '',
-    `${body.returned} of ${body.total} matching records. Filters: ${filtersLine(body.filters)}.${voterOf(body) ? ` Voter: ${voterOf(body)!.fullName}.` : ''} A recorded position is not a stance on the matter: read the action text.`,
+    `${body.returned} of ${body.total} matching records. Filters: ${filtersLine(body.filters)}.${voterOf(body) ? ` Voter: ${esc(voterOf(body)!.fullName)}.` : ''} A recorded position is not a stance on the matter: read the action text.`,
     '',
   ];
   body.results.forEach((r, i) => {
     out.push(
-      `${i + 1}. **File ${r.fileNumber}: ${plain(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`,
+      `${i + 1}. **File ${r.fileNumber}: ${esc(r.title)}** — ${r.meetingDate} ${r.kind ?? ''}, pages ${r.startPage}–${r.endPage}${r.groupCount > 1 ? ` (${r.groupCount} records grouped)` : ''}`,
     );
-    out.push(`   ${oneLine(r.snippet)}`);
+    out.push(`   ${escSnippet(r.snippet)}`);
     out.push(...rollCallLines(r.rollCalls));
     for (const v of positionsOf(r))
-      out.push(`   - ${voterOf(body)!.fullName} recorded **${v.position}** on: ${oneLine(v.action)}`);
+      out.push(`   - ${esc(voterOf(body)!.fullName)} recorded **${esc(v.position)}** on: ${esc(v.action)}`);
     const x = r.extracted;
     const facts = [
-      x.housingUnits.length ? `units ${x.housingUnits.join(', ')}` : '',
-      x.addresses.length ? `addresses ${x.addresses.join('; ')}` : '',
-      x.amounts.length ? `amounts ${x.amounts.map((a) => `${a.raw} (${a.qualifier})`).join('; ')}` : '',
-      x.parties.length ? `parties ${x.parties.join('; ')}` : '',
+      x.housingUnits.length ? `units ${escList(x.housingUnits)}` : '',
+      x.addresses.length ? `addresses ${escList(x.addresses, '; ')}` : '',
+      x.amounts.length ? `amounts ${x.amounts.map((a) => `${esc(a.raw)} (${esc(a.qualifier)})`).join('; ')}` : '',
+      x.parties.length ? `parties ${escList(x.parties, '; ')}` : '',
     ].filter(Boolean);
     if (facts.length) out.push(`   Extracted: ${facts.join(' · ')}`);
     out.push(`   ${links(r)}`);
@@ -131,42 +120,40 @@ export function itemsMarkdown(body: ItemSearchResponse): string {
 
 export function itemMarkdown(r: ItemRecord): string {
   const out = [
-    `# File ${r.fileNumber}: ${plain(r.title)}`,
+    `# File ${r.fileNumber}: ${esc(r.title)}`,
     '',
-    `${r.itemType ?? 'Item'} · ${r.meetingDate} ${r.kind} · pages ${r.startPage}–${r.endPage} · matter: ${r.matter} · release ${r.release}`,
+    `${r.itemType ? esc(r.itemType) : 'Item'} · ${r.meetingDate} ${r.kind} · pages ${r.startPage}–${r.endPage} · matter: ${esc(r.matter)} · release ${r.release}`,
     '',
     links(r),
     '',
-    r.sponsors.length ? `Sponsors: ${r.sponsors.join(', ')}` : '',
+    r.sponsors.length ? `Sponsors: ${escList(r.sponsors)}` : '',
     '',
-    r.longTitle,
+    esc(r.longTitle),
     '',
     '## Roll calls',
     ...(r.rollCalls.length ? rollCallLines(r.rollCalls, '') : ['None recorded in this document.']),
     '',
     '## Block text',
-    '```text',
-    r.text,
-    '```',
+    fence(r.text),
   ];
   if (r.comments.length)
     out.push(
       '',
       '## Public comment in this item',
-      ...commentsOf(r).map((c) => `- ${c.speaker}: ${oneLine(c.statement)} ([record](${c.transcriptUrl}))`),
+      ...commentsOf(r).map((c) => `- ${esc(c.speaker)}: ${esc(c.statement)} ([record](${dest(c.transcriptUrl)}))`),
     );
   return out.join('\n') + '\n';
 }
 
 export function commentsMarkdown(body: CommentSearchResponse): string {
   const out = [
-    `# Public comment: ${plain(body.query)}`,
+    `# Public comment: ${esc(body.query)}`,
     '',
     `${body.returned} of ${body.total} matching speakers. Filters: ${filtersLine(body.filters)}. These are the Clerk's summaries, not verbatim transcripts.`,
     '',
   ];
   body.results.forEach((r, i) => {
-    out.push(`${i + 1}. **${plain(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${oneLine(r.statement)}`);
+    out.push(`${i + 1}. **${esc(r.speaker)}** (${r.meetingDate}, page ${r.page}): ${esc(r.statement)}`);
     out.push(`   ${links(r)}`);
   });
   if (body.results.length === 0) out.push('_No comment matched. Try other words or widen from/to._');
@@ -176,13 +163,13 @@ export function commentsMarkdown(body: CommentSearchResponse): string {
 export function commentMarkdown(r: CommentRecord): string {
   return (
     [
-      `# Public comment by ${plain(r.speaker)}`,
+      `# Public comment by ${esc(r.speaker)}`,
       '',
       `${r.meetingDate} · page ${r.page}${r.fileNumber ? ` · in the hearing of file ${r.fileNumber}` : ' · general public comment'} · release ${r.release}`,
       '',
       links(r),
       '',
-      `> ${oneLine(r.statement)}`,
+      `> ${esc(r.statement)}`,
       '',
       "_The Clerk's summary, not a verbatim transcript._",
     ].join('\n') + '\n'
