@@ -39,7 +39,7 @@ type Undated = Omit<Entry, 'published' | 'updated'> & { meetingDate: string; cha
 
 /**
  * Entries dated: published on the meeting's day, updated at the record's latest change (the meeting's day when the log
- * has none, and never before it); the most recently updated first, then the latest meeting, then rank.
+ * has none, and never before it); the most recently updated first, in the query's order within one time.
  */
 async function dated(release: Release, rows: Undated[]): Promise<Entry[]> {
   const times = await changeTimes(release);
@@ -51,10 +51,7 @@ async function dated(release: Release, rows: Undated[]): Promise<Entry[]> {
       const updated = change && at(change) > at(published) ? change : published;
       return { rank, entry: { ...entry, published, updated } };
     })
-    .sort(
-      (a, b) =>
-        at(b.entry.updated) - at(a.entry.updated) || at(b.entry.published) - at(a.entry.published) || a.rank - b.rank,
-    )
+    .sort((a, b) => at(b.entry.updated) - at(a.entry.updated) || a.rank - b.rank)
     .map((x) => x.entry);
 }
 
@@ -113,7 +110,8 @@ async function supervisorFeed(ctx: Context): Promise<void> {
   const s = await bySupervisorId(release, String(ctx.params.id));
   if (!s) throw notFound(`the records hold no supervisor '${String(ctx.params.id).slice(0, 80)}'`);
   const votes = await positionsOf(release, urls, s);
-  const rows = (votes?.records ?? []).map((r, rank) => ({
+  const latestFirst = [...(votes?.records ?? [])].sort((a, b) => b.meetingDate.localeCompare(a.meetingDate));
+  const rows = latestFirst.map((r, rank) => ({
     url: urls.base + href.vote(r.rollCallId),
     title: `${s.fullName}: ${r.position} on file ${r.fileNumber}, ${r.title}`,
     summary: `${day(r.meetingDate)}: ${r.action} A recorded position is a vote on this action, not a stance on the matter.`,
