@@ -764,8 +764,8 @@ export type SnapshotPageParams = {
   /** Position of the first record (0-based); pass the previous page's nextCursor. */
   cursor: number;
   limit: number;
-  /** `ndjson`: one record per line, streamed; schema version, total and next cursor in the X-Schema-Version, X-Total-Count and X-Next-Cursor headers (no X-Next-Cursor on the last page). `arrow`: the records as an Arrow IPC stream (application/vnd.apache.arrow.stream) typed by the record schema, with the same headers and the same facts in the Arrow schema's metadata. */
-  format: 'json' | 'ndjson' | 'arrow';
+  /** `ndjson`: one record per line, streamed; schema version, total and next cursor in the X-Schema-Version, X-Total-Count and X-Next-Cursor headers (no X-Next-Cursor on the last page). `arrow`: the records as an Arrow IPC stream (application/vnd.apache.arrow.stream) typed by the record schema, with the same headers and the same facts in the Arrow schema's metadata. `csv`: RFC 4180 text/csv (header row, CRLF, UTF-8), one column per record field, lists and objects as JSON text, text quoted, with the same headers; also `Accept: text/csv`. */
+  format: 'json' | 'ndjson' | 'arrow' | 'csv';
   /** Pin a kept release so paging stays consistent after a newer one is published. */
   release?: string;
 };
@@ -1178,7 +1178,7 @@ export type SnapshotManifest = {
     url: string;
     /** the same feed pinned to this release */
     pinnedUrl: string;
-    formats: ('json' | 'ndjson' | 'parquet')[];
+    formats: ('json' | 'ndjson' | 'csv' | 'arrow' | 'parquet')[];
     /** the lake table (Parquet) holding the records */
     table: string;
     /** JSON Schema of one record */

@@ -265,8 +265,8 @@ t.test('Link rel="next" on every paged answer, beside the cursor in the body', a
     else
       t.equal(
         next,
-        `${base}/api/snapshots/documents?limit=15&cursor=${r.json.nextCursor}`,
-        `next: cursor ${r.json.nextCursor}`,
+        `${base}/api/snapshots/documents?limit=15&release=${r.json.release}&cursor=${r.json.nextCursor}`,
+        `next: cursor ${r.json.nextCursor}, of the same release`,
       );
     seen.push(...r.json.records.map((d: Json) => d.document_id));
     url = next;
@@ -276,12 +276,16 @@ t.test('Link rel="next" on every paged answer, beside the cursor in the body', a
   const nd = await raw(`${base}/api/snapshots/legislative-files?format=ndjson&limit=500&cursor=500`);
   t.equal(
     nextOf(nd.headers.link),
-    `${base}/api/snapshots/legislative-files?format=ndjson&limit=500&cursor=1000`,
+    `${base}/api/snapshots/legislative-files?format=ndjson&limit=500&cursor=1000&release=${nd.headers['x-release-id']}`,
     'NDJSON: beside X-Next-Cursor',
   );
   t.equal(nd.headers['x-next-cursor'], '1000');
   const md = await raw(`${base}/api/snapshots/documents?limit=5`, { Accept: 'application/x-ndjson' });
-  t.equal(nextOf(md.headers.link), `${base}/api/snapshots/documents?limit=5&cursor=5`, 'Accept-chosen NDJSON too');
+  t.equal(
+    nextOf(md.headers.link),
+    `${base}/api/snapshots/documents?limit=5&release=${md.headers['x-release-id']}&cursor=5`,
+    'Accept-chosen NDJSON too',
+  );
 
   // The change feed: next while hasMore.
   const changes = await get(`${base}/api/changes?limit=3`);
@@ -316,7 +320,10 @@ t.test('Link rel="next" on every paged answer, beside the cursor in the body', a
   const pub = await startFixtureServer({ publicBaseUrl: 'https://records.example.org' });
   t.teardown(() => pub.close());
   const forged = await raw(`${pub.url}/api/snapshots/documents?limit=5`, { Host: 'evil.example' });
-  t.equal(nextOf(forged.headers.link), 'https://records.example.org/api/snapshots/documents?limit=5&cursor=5');
+  t.equal(
+    nextOf(forged.headers.link),
+    `https://records.example.org/api/snapshots/documents?limit=5&release=${forged.headers['x-release-id']}&cursor=5`,
+  );
   const cors = await raw(`${base}/api/snapshots/documents?limit=5`, { Origin: 'https://app.example' });
   t.match(String(cors.headers['access-control-expose-headers']), /\bLink\b/, 'CORS exposes Link');
 });

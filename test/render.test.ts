@@ -143,6 +143,7 @@ t.test("Atom feed of a supervisor's recorded positions: entries, categories, esc
   const entries = body.records.map((r: Json) => ({
     url: `${urls.base}/items/${r.itemId}`,
     title: `Scott Wiener: ${r.position} on file ${r.fileNumber}, ${r.title}`,
+    published: `${r.meetingDate}T00:00:00-08:00`,
     updated: '2026-01-01T00:00:00Z',
     summary: `${r.meetingDate}: ${r.action} <not markup>`,
     official: r.evidence?.officialUrl,

@@ -62,7 +62,7 @@ t.test('the manifest lists four entities with counts, record schemas and Parquet
   for (const e of m.entities) {
     t.equal(e.records, await parquetCount(e.entity), `${e.entity}: record count equals the Parquet rows`);
     t.equal(e.recordSchema.$id, `snapshot/${e.entity}.json`);
-    t.same(e.formats, ['json', 'ndjson', 'parquet']);
+    t.same(e.formats, ['json', 'ndjson', 'csv', 'arrow', 'parquet']);
     t.ok(e.parquet.length > 0);
     for (const f of e.parquet) {
       const file = await fetch(f.url);
@@ -232,7 +232,7 @@ t.test('errors: unknown entity 404, bad cursor/limit/format 400, past the end is
     'cursor=abc',
     'limit=0',
     'limit=1001',
-    'format=csv',
+    'format=xml',
     'cursor=1&cursor=2',
     'page=2',
   ]) {

@@ -32,16 +32,19 @@ const unadmitted = (path: string) =>
   path.startsWith('/problems/') ||
   /^\/api\/releases\/[^/]+\/files\//.test(path);
 
-type Format = 'json' | 'md' | 'ndjson';
+type Format = 'json' | 'md' | 'ndjson' | 'csv';
 
 /**
- * `.md` suffix, then `format=md`, then `Accept: text/markdown`; on NDJSON endpoints `format=ndjson`, or an Accept
- * that prefers `application/x-ndjson`; anything a client cannot take is a 406.
+ * `.md` suffix, then `format=md`, then `Accept: text/markdown`; on NDJSON (CSV) endpoints `format=ndjson` (`csv`), or
+ * an Accept that prefers `application/x-ndjson` (`text/csv`); anything a client cannot take is a 406.
  */
-function negotiate(ctx: Context, markdown: boolean, ndjson = false): Format {
+function negotiate(ctx: Context, ep: Endpoint): Format {
+  const markdown = ep.markdown !== undefined;
+  const { ndjson, csv } = ep;
   if (markdown && ctx.path.endsWith('.md')) return 'md';
   if (markdown && ctx.query.format === 'md') return 'md';
   if (ndjson && ctx.query.format === 'ndjson') return 'ndjson';
+  if (csv && ctx.query.format === 'csv') return 'csv';
   const accept = ctx.get('Accept');
   if (markdown && /text\/markdown/i.test(accept) && !/application\/json/i.test(accept)) return 'md';
   const preferred = accept
@@ -50,15 +53,17 @@ function negotiate(ctx: Context, markdown: boolean, ndjson = false): Format {
         'application/problem+json',
         ...(markdown ? ['text/markdown'] : []),
         ...(ndjson ? ['application/x-ndjson'] : []),
+        ...(csv ? ['text/csv'] : []),
       )
     : 'application/json';
   if (!preferred)
     throw new HttpError(
       406,
       'Not acceptable',
-      `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}${ndjson ? ' or application/x-ndjson' : ''}`,
+      `this endpoint answers application/json${markdown ? ' or text/markdown' : ''}${ndjson ? ' or application/x-ndjson' : ''}${csv ? ' or text/csv' : ''}`,
     );
-  if (ndjson && preferred === 'application/x-ndjson' && ctx.query.format === undefined) return 'ndjson';
+  if (ctx.query.format === undefined && preferred === 'application/x-ndjson') return 'ndjson';
+  if (ctx.query.format === undefined && preferred === 'text/csv') return 'csv';
   return 'json';
 }
 
@@ -275,12 +280,12 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       throw notFound(
         `${ep.path.replace(/:(\w+)/g, '{$1}')} has no Markdown rendering; it answers application/json${ep.ndjson ? ' or application/x-ndjson' : ''}`,
       );
-    const format = negotiate(ctx, ep.markdown !== undefined, ep.ndjson);
+    const format = negotiate(ctx, ep);
     const path: Record<string, string> = {};
     for (const [k, v] of Object.entries(ctx.params ?? {})) path[k] = String(v).replace(/\.md$/, '');
     const query = { ...ctx.query };
     if (format === 'md' && query.format === undefined && ep.markdown) query.format = 'md';
-    if (format === 'ndjson' && query.format === undefined) query.format = 'ndjson';
+    if ((format === 'ndjson' || format === 'csv') && query.format === undefined) query.format = format;
     const params = readParams<Record<string, unknown>>(ep.params, query);
     const release = typeof params.release === 'string' ? await pin(ctx, params.release) : (ctx.state as State).release;
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
@@ -307,8 +312,13 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
       ? await ep.query(release, urls, params)
       : await ep.handler!({ release, urls, params, path, ctx });
     const next = nextQuery(ctx, body);
+    // An unpinned request's next page must come from this one's release, not from whichever is current then.
+    const pinned = ep.pinsPages && typeof params.release !== 'string' ? { release: release.id } : {};
     if (next)
-      ctx.set('Link', `<${urls.api(ctx.path, { ...(ctx.query as Record<string, string>), ...next })}>; rel="next"`);
+      ctx.set(
+        'Link',
+        `<${urls.api(ctx.path, { ...(ctx.query as Record<string, string>), ...pinned, ...next })}>; rel="next"`,
+      );
     if (body === undefined) return; // the handler answered itself (a stream)
     if (config.contractChecks) {
       const violations = checkResponse(ep.response, body);

@@ -11,9 +11,9 @@ import type { Context, Middleware } from 'koa';
 
 export type Coding = 'br' | 'gzip' | 'identity';
 
-/** Media types worth compressing: JSON (problems, schemas), NDJSON, XML (Atom feeds), Markdown, HTML, CSS, JavaScript, plain text. */
+/** Media types worth compressing: JSON (problems, schemas), NDJSON, CSV, XML (Atom feeds), Markdown, HTML, CSS, JavaScript, plain text. */
 const COMPRESSIBLE =
-  /^(application\/([a-z0-9.+-]*\+)?(json|xml)|application\/x-ndjson|application\/javascript|text\/(html|markdown|css|javascript|plain|xml))\s*(;|$)/i;
+  /^(application\/([a-z0-9.+-]*\+)?(json|xml)|application\/x-ndjson|application\/javascript|text\/(html|markdown|css|csv|javascript|plain|xml))\s*(;|$)/i;
 
 /** Not compressed whatever their type: release files (byte ranges and checksums are of the stored bytes), MCP. */
 const verbatim = (path: string) => path === '/api/mcp' || /^\/api\/releases\/[^/]+\/files\//.test(path);

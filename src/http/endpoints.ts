@@ -35,6 +35,10 @@ export interface TypedEndpoint<P, R extends object> {
   markdown?: (body: R) => string;
   /** The endpoint can also stream `application/x-ndjson` (chosen by its `format` parameter). */
   ndjson?: boolean;
+  /** The endpoint can also answer `text/csv` (`format=csv`, or an Accept that prefers it). */
+  csv?: boolean;
+  /** Its `Link` to the next page names the release of this one when the request did not pin one. */
+  pinsPages?: boolean;
   /** The query that answers it with the JSON body, HTTP-free: REST and its MCP tool both call it. */
   query?: (release: Release, links: Links, params: P) => Promise<R>;
   /**
@@ -58,6 +62,8 @@ export interface Endpoint {
   response: keyof SchemaTypes;
   markdown?(body: unknown): string;
   ndjson?: boolean;
+  csv?: boolean;
+  pinsPages?: boolean;
   query?(release: Release, links: Links, params: unknown): Promise<object>;
   handler?(input: HandlerInput<unknown>): Promise<unknown>;
 }

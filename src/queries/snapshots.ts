@@ -145,7 +145,7 @@ export const total = (e: Entity, release: Release) => release.manifest.tables[e.
 export interface PageParams {
   cursor: number;
   limit: number;
-  format: 'json' | 'ndjson' | 'arrow';
+  format: 'json' | 'ndjson' | 'arrow' | 'csv';
   release?: string;
 }
 
@@ -273,6 +273,18 @@ export async function snapshotNdjsonWindows(release: Release, e: Entity, p: Page
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
+/**
+ * The entity's columns stored as 64-bit integers in Parquet (DuckDB's types of the release's view): their Arrow type is
+ * Int64 too, though the JSON page writes them as JSON numbers like every integer.
+ */
+export const int64Columns = (release: Release, e: Entity): Promise<Set<string>> =>
+  release.memo(`int64:${e.name}`, async () => {
+    const rows = await release.pool.rows(`DESCRIBE SELECT * FROM "${e.table}"`);
+    return new Set(
+      rows.filter((r) => /^(U?BIGINT|HUGEINT)$/.test(String(r.column_type))).map((r) => String(r.column_name)),
+    );
+  });
+
 export async function snapshotRecord(release: Release, e: Entity, id: string): Promise<Row | null> {
   const q = new Params();
   const [row] = await release.pool.rows(selectSql(e, release, `WHERE t."${e.key}"::VARCHAR = ${q.add(id)}`), q);
@@ -299,7 +311,7 @@ export function snapshotManifest(release: Release, links: Links) {
       order: `${e.key} ascending`,
       url: links.snapshot(e.name),
       pinnedUrl: links.snapshot(e.name, { release: release.id }),
-      formats: ['json', 'ndjson', 'parquet'],
+      formats: ['json', 'ndjson', 'csv', 'arrow', 'parquet'],
       table: e.table,
       recordSchema: schema(recordSchemaId(e.name)),
       parquet: m.tables[e.table].files.map((f) => ({

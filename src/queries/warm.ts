@@ -6,10 +6,10 @@ import type { Release } from '../lake/release.ts';
 import { warmHousing } from './aggregates/housing.ts';
 import { positionTable } from './aggregates/positions.ts';
 import { meetingsCoverage } from './coverage.ts';
+import { changeTimes } from './feeds.ts';
 import { warmItems } from './items.ts';
 import { enactmentsOf } from './numbers.ts';
 import { documentsOf } from './pages.ts';
-import { publishedTimes } from './published.ts';
 import { supervisors } from './supervisors.ts';
 
 /** Settles once every per-release table is read; one that fails is left to the request that needs it to report. */
@@ -21,7 +21,7 @@ export async function warmRelease(release: Release): Promise<void> {
     warmHousing(release),
     documentsOf(release),
     supervisors(release),
-    publishedTimes(release),
+    changeTimes(release),
     meetingsCoverage(release),
     enactmentsOf(release),
   ]);

@@ -397,7 +397,7 @@ export async function send(base: string, r: FuzzRequest): Promise<Checked> {
     return fail(`status not allowed: ${text.slice(0, 200)}`);
   if (
     /node_modules|\/work\/|\bat \w+ \(/.test(text) ||
-    (/Error: /.test(text) && !/markdown|ndjson|event-stream/.test(type))
+    (/Error: /.test(text) && !/markdown|ndjson|event-stream|csv/.test(type))
   )
     return fail('stack trace or file path in body');
   if (type.includes('markdown') && injected(text).length)

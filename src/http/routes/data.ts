@@ -1,4 +1,4 @@
-// Data products: snapshot manifest and pages (JSON or NDJSON), single snapshot records, the change
+// Data products: snapshot manifest and pages (JSON, NDJSON, CSV or Arrow), single snapshot records, the change
 // feed, the quality report, kept releases, and the release files themselves (read-only, sha256 as ETag, byte ranges;
 // only of releases that verified, with their own bounded pool of downloads).
 import { createHash } from 'node:crypto';
@@ -17,6 +17,7 @@ import { coverageReport } from '../../queries/coverage.ts';
 import { keptReleases } from '../../queries/releases.ts';
 import {
   entity,
+  int64Columns,
   nextCursor,
   recordSchemaId,
   SNAPSHOT_SCHEMA_VERSION,
@@ -24,6 +25,7 @@ import {
   total,
 } from '../../queries/snapshots.ts';
 import { arrowStream, type JsonSchema } from '../../render/arrow/records.ts';
+import { csvTable } from '../../render/csv.ts';
 import { releasesMarkdown } from '../../render/markdown/data.ts';
 import { coverageMarkdown } from '../../render/markdown/meetings.ts';
 import type {
@@ -57,16 +59,32 @@ const entityOf = (name: string) =>
     notFound(`no snapshot entity '${name}'; entities: documents, supervisors, recorded-positions, legislative-files`),
   );
 
+type SnapshotEntity = NonNullable<ReturnType<typeof entity>>;
+
+/** The facts of a page that is not JSON, in headers: schema version, total and (but on the last page) next cursor. */
+function pageHeaders(ctx: Context, release: Release, e: SnapshotEntity, p: SnapshotPageParams): void {
+  const next = nextCursor(e, release, p);
+  ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
+  ctx.set('X-Total-Count', String(total(e, release)));
+  if (next !== null) ctx.set('X-Next-Cursor', String(next));
+}
+
 /**
- * A snapshot page as an Arrow IPC stream, typed by the entity's record schema; the page's facts in the headers of an
- * NDJSON page and in the Arrow schema's metadata. Sent whole, as NDJSON pages are (at most 1000 records).
+ * Sends a page's bytes as one chunk of a stream, not a plain Buffer body: the answer counts as admitted work until the
+ * client has it all. Pages are at most 1000 records, so they are sent whole.
  */
-async function arrowPage(
-  release: Release,
-  e: NonNullable<ReturnType<typeof entity>>,
-  p: SnapshotPageParams,
-  ctx: Context,
-): Promise<undefined> {
+function sendPage(ctx: Context, type: string, bytes: Buffer): undefined {
+  ctx.type = type;
+  ctx.length = bytes.length;
+  ctx.body = Readable.from([bytes], { objectMode: false });
+  return undefined;
+}
+
+/**
+ * A snapshot page as an Arrow IPC stream, typed by the entity's record schema (64-bit integers where the Parquet files
+ * have them); the page's facts in the headers of an NDJSON page and in the Arrow schema's metadata.
+ */
+async function arrowPage(release: Release, e: SnapshotEntity, p: SnapshotPageParams, ctx: Context) {
   const page = await snapshotPage(release, e, p);
   const facts: Record<string, string> = {
     schemaVersion: SNAPSHOT_SCHEMA_VERSION,
@@ -76,14 +94,22 @@ async function arrowPage(
     total: String(page.total),
   };
   if (page.nextCursor !== null) facts.nextCursor = String(page.nextCursor);
-  const bytes = Buffer.from(arrowStream(page.records, schema(recordSchemaId(e.name)) as JsonSchema, facts));
-  ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
-  ctx.set('X-Total-Count', String(page.total));
-  if (page.nextCursor !== null) ctx.set('X-Next-Cursor', String(page.nextCursor));
-  ctx.type = 'application/vnd.apache.arrow.stream';
-  ctx.length = bytes.length;
-  ctx.body = Readable.from([bytes], { objectMode: false });
-  return undefined;
+  const recordSchema = schema(recordSchemaId(e.name)) as JsonSchema;
+  const int64 = await int64Columns(release, e);
+  pageHeaders(ctx, release, e, p);
+  return sendPage(
+    ctx,
+    'application/vnd.apache.arrow.stream',
+    Buffer.from(arrowStream(page.records, recordSchema, facts, int64)),
+  );
+}
+
+/** A snapshot page as CSV: the record schema's properties as columns, in its order (src/render/csv.ts). */
+async function csvPage(release: Release, e: SnapshotEntity, p: SnapshotPageParams, ctx: Context) {
+  const page = await snapshotPage(release, e, p);
+  const columns = Object.keys((schema(recordSchemaId(e.name)) as JsonSchema).properties ?? {});
+  pageHeaders(ctx, release, e, p);
+  return sendPage(ctx, 'text/csv; charset=utf-8; header=present', Buffer.from(csvTable(columns, page.records)));
 }
 
 export const dataEndpoints: Endpoint[] = [
@@ -99,28 +125,24 @@ export const dataEndpoints: Endpoint[] = [
   endpoint<SnapshotPageParams, SnapshotPage>({
     path: '/api/snapshots/:entity',
     summary:
-      'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
+      'A page of one snapshot entity in a stable order (cursor, limit); JSON, or NDJSON, CSV or Arrow with X-Schema-Version, X-Next-Cursor and X-Total-Count headers',
     description:
-      'Paging from cursor 0 by nextCursor yields every record of the release exactly once; pin the release with `release=<id>` so a newer release does not change the pages under you.',
+      'Paging from cursor 0 by nextCursor yields every record of the release exactly once; pin the release with `release=<id>` so a newer release does not change the pages under you (the `Link` to the next page pins it for you).',
     tag: 'data',
     params: 'params/snapshot-page.json',
     response: 'snapshot-page.json',
     ndjson: true,
+    csv: true,
+    pinsPages: true,
     handler: async ({ release, params, path, ctx }) => {
       const e = await entityOf(path.entity);
       const p = params;
       if (p.format === 'arrow') return arrowPage(release, e, p, ctx);
+      if (p.format === 'csv') return csvPage(release, e, p, ctx);
       if (p.format !== 'ndjson') return snapshotPage(release, e, p);
       const bytes = await snapshotNdjson(release, e, p);
-      const next = nextCursor(e, release, p);
-      ctx.set('X-Schema-Version', SNAPSHOT_SCHEMA_VERSION);
-      ctx.set('X-Total-Count', String(total(e, release)));
-      if (next !== null) ctx.set('X-Next-Cursor', String(next));
-      ctx.type = 'application/x-ndjson; charset=utf-8';
-      // One chunk as a stream, not a plain Buffer body: the answer counts as admitted work until the client has it all.
-      ctx.length = bytes.length;
-      ctx.body = Readable.from([bytes], { objectMode: false });
-      return undefined;
+      pageHeaders(ctx, release, e, p);
+      return sendPage(ctx, 'application/x-ndjson; charset=utf-8', bytes);
     },
   }),
   endpoint<SnapshotRecordParams, SnapshotRecord>({

@@ -1,6 +1,7 @@
 // Records as an Arrow IPC stream (`application/vnd.apache.arrow.stream`), typed by their JSON Schema: what pyarrow,
-// Polars and apache-arrow read without guessing. string → Utf8 (format date → Date32), integer → Int32, number →
-// Float64, boolean → Bool, array → List, object → Struct, an enum by its values' type; `null` among a field's types (or anyOf) makes it nullable.
+// Polars and apache-arrow read without guessing. string → Utf8 (format date → Date32), integer → Int32 (Int64 for the
+// columns the caller names: those the Parquet files store as 64-bit), number → Float64, boolean → Bool, array → List,
+// object → Struct, an enum by its values' type; `null` among a field's types (or anyOf) makes it nullable.
 import {
   Bool,
   type DataType,
@@ -8,6 +9,7 @@ import {
   Field,
   Float64,
   Int32,
+  Int64,
   List,
   makeData,
   RecordBatch,
@@ -73,11 +75,18 @@ function arrowType(s: JsonSchema, root: JsonSchema): { type: DataType; nullable:
   }
 }
 
-/** The Arrow schema of records valid against `recordSchema` (an object schema), fields in its property order. */
-export function arrowSchema(recordSchema: JsonSchema, metadata: Record<string, string> = {}): Schema {
+/**
+ * The Arrow schema of records valid against `recordSchema` (an object schema), fields in its property order; the
+ * integer fields named in `int64` are Int64.
+ */
+export function arrowSchema(
+  recordSchema: JsonSchema,
+  metadata: Record<string, string> = {},
+  int64: ReadonlySet<string> = new Set(),
+): Schema {
   const fields = Object.entries(recordSchema.properties ?? {}).map(([name, s]) => {
     const a = arrowType(s, recordSchema);
-    return new Field(name, a.type, a.nullable);
+    return new Field(name, int64.has(name) && a.type instanceof Int32 ? new Int64() : a.type, a.nullable);
   });
   return new Schema(fields, new Map(Object.entries(metadata)));
 }
@@ -86,6 +95,7 @@ export function arrowSchema(recordSchema: JsonSchema, metadata: Record<string, s
 function toArrow(v: unknown, type: DataType): unknown {
   if (v === null || v === undefined) return null;
   if (type instanceof DateDay) return new Date(`${v as string}T00:00:00Z`);
+  if (type instanceof Int64) return BigInt(v as number);
   if (type instanceof List) return (v as unknown[]).map((x) => toArrow(x, type.children[0].type));
   if (type instanceof Struct) {
     const o = v as Record<string, unknown>;
@@ -99,8 +109,9 @@ export function arrowStream(
   records: Record<string, unknown>[],
   recordSchema: JsonSchema,
   metadata: Record<string, string> = {},
+  int64: ReadonlySet<string> = new Set(),
 ): Uint8Array {
-  const schema = arrowSchema(recordSchema, metadata);
+  const schema = arrowSchema(recordSchema, metadata, int64);
   const children = schema.fields.map(
     (f) => vectorFromArray(records.map((r) => toArrow(r[f.name], f.type)) as never[], f.type).data[0],
   );
