@@ -105,3 +105,34 @@ t.test('pins rotating over every kept release open each once', async (t) => {
   }
   t.equal(Release.opened - opened, ids.length, 'each kept release opened once over three rounds');
 });
+
+t.test('answers about the lake follow it: releases and quality are not kept past a refusal', async (t) => {
+  const lake = await lakeWithFixture();
+  const running = await start(testConfig({ lakeDir: lake, answerCacheBytes: 8 * 1024 * 1024 }));
+  t.teardown(() => running.close());
+  const before = await get(`${running.url}/api/quality`);
+  const releases = await get(`${running.url}/api/releases`);
+  t.same(before.json.refusedReleases, [], 'nothing refused yet');
+  t.same(
+    releases.json.releases.map((r: { release: string }) => r.release),
+    [realId],
+  );
+  // A second release appears, and a folder whose manifest names another id is refused.
+  const odd = 'cccccccccccccccc';
+  await copyAs(lake, odd, realId);
+  await pointCurrent(lake, odd);
+  await running.lake.check();
+  const after = await get(`${running.url}/api/quality`, { headers: { 'If-None-Match': before.headers.get('etag')! } });
+  t.equal(after.status, 200, 'the old ETag no longer matches');
+  t.same(
+    after.json.refusedReleases.map((r: { release: string }) => r.release),
+    [odd],
+    'the refusal is reported',
+  );
+  const unchanged = await get(`${running.url}/api/quality`, {
+    headers: { 'If-None-Match': after.headers.get('etag')! },
+  });
+  t.equal(unchanged.status, 304, 'revalidated while nothing changes');
+  const releasesAfter = await get(`${running.url}/api/releases`);
+  t.not(releasesAfter.text, releases.text, 'the release list is read again');
+});

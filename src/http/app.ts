@@ -291,15 +291,17 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
     // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
     // Pinned to a release, the answer never changes; the current release may be replaced, so a minute's freshness.
-    const fresh = notModified(
-      ctx,
-      etagOf(`${release.id}\n${ctx.url}\n${format}`),
-      typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60',
-    );
+    const fresh =
+      !ep.aboutLake &&
+      notModified(
+        ctx,
+        etagOf(`${release.id}\n${ctx.url}\n${format}`),
+        typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60',
+      );
     ctx.vary('Accept');
     if (fresh) return;
     const urls = (ctx.state as State).urls;
-    const answers = await answersOf(release, config.answerCacheBytes ?? 0);
+    const answers = ep.aboutLake ? null : await answersOf(release, config.answerCacheBytes ?? 0);
     const key = `${urls.base}\n${ctx.url}\n${format}`;
     const cached = answers?.get(key);
     if (cached) {
@@ -331,6 +333,7 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
         ? { type: 'text/markdown; charset=utf-8', text: ep.markdown!(body), link }
         : { type: 'application/json; charset=utf-8', text: JSON.stringify(body), link };
     answers?.set(key, answer);
+    if (ep.aboutLake && notModified(ctx, etagOf(`${answer.type}\n${answer.text}`), 'no-cache')) return;
     ctx.type = answer.type;
     ctx.body = answer.text;
   };

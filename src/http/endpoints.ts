@@ -39,6 +39,11 @@ export interface TypedEndpoint<P, R extends object> {
   csv?: boolean;
   /** Its `Link` to the next page names the release of this one when the request did not pin one. */
   pinsPages?: boolean;
+  /**
+   * Its answer describes the lake (the releases kept and refused), which changes while the release does not: it is
+   * never kept in the answer cache, and its ETag is of its bytes, not of the release.
+   */
+  aboutLake?: boolean;
   /** The query that answers it with the JSON body, HTTP-free: REST and its MCP tool both call it. */
   query?: (release: Release, links: Links, params: P) => Promise<R>;
   /**
@@ -64,6 +69,7 @@ export interface Endpoint {
   ndjson?: boolean;
   csv?: boolean;
   pinsPages?: boolean;
+  aboutLake?: boolean;
   query?(release: Release, links: Links, params: unknown): Promise<object>;
   handler?(input: HandlerInput<unknown>): Promise<unknown>;
 }

@@ -189,6 +189,7 @@ export const dataEndpoints: Endpoint[] = [
     tag: 'data',
     params: 'params/none.json',
     response: 'quality-report.json',
+    aboutLake: true,
     handler: ({ release, urls, ctx }) => qualityReport(release, urls, (ctx.state as State).lake.refused),
   }),
   endpoint<FormatParams, Releases>({
@@ -197,6 +198,7 @@ export const dataEndpoints: Endpoint[] = [
     tag: 'data',
     params: 'params/format.json',
     response: 'releases.json',
+    aboutLake: true,
     markdown: releasesMarkdown,
     query: keptReleases,
   }),
