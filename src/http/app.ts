@@ -264,12 +264,13 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
     // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
     // Pinned to a release, the answer never changes; the current release may be replaced, so a minute's freshness.
+    ctx.vary('Accept');
     const fresh = notModified(
       ctx,
       etagOf(`${release.id}\n${ctx.url}\n${format}`),
       typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60',
+      { modified: release.manifest.createdAt, coded: params.format !== 'arrow' },
     );
-    ctx.vary('Accept');
     if (fresh) return;
     const urls = (ctx.state as State).urls;
     const answers = await answersOf(release, config.answerCacheBytes ?? 0);

@@ -222,7 +222,10 @@ async function releaseFile(ctx: Context): Promise<void> {
     ({ sha256, bytes } = entry);
   }
   ctx.set('X-Release-Id', id);
-  const fresh = notModified(ctx, `"${sha256}"`, 'public, max-age=31536000, immutable');
+  const fresh = notModified(ctx, `"${sha256}"`, 'public, max-age=31536000, immutable', {
+    modified: manifest.createdAt,
+    coded: false,
+  });
   ctx.set('Accept-Ranges', 'bytes');
   if (fresh) return;
   const range = rangeOf(ctx, bytes, sha256);
