@@ -57,7 +57,10 @@ function components(): Record<string, unknown> {
     for (const [d, def] of Object.entries((s.$defs ?? {}) as Record<string, unknown>))
       out[defName(s.$id, d)] = toComponent(def, s.$id);
   }
+  // The page and record of any entity become one per entity (the paths are one per entity).
   const page = out[componentName('snapshot-page.json')] as { properties: object };
+  delete out[componentName('snapshot-page.json')];
+  delete out[componentName('snapshot-record.json')];
   for (const e of ENTITIES)
     out[entityPage(e.name)] = {
       ...page,
@@ -246,6 +249,29 @@ function manifestOperations(
   return out;
 }
 
+/** The release files' operations once manifest.json has its own path: no JSON body left (the others are not JSON). */
+function withoutJson(files: Record<string, unknown>): Record<string, unknown> {
+  const strip = (r: Record<string, unknown>) => {
+    if (!r.content) return r;
+    const { 'application/json': _json, ...content } = r.content as Record<string, unknown>;
+    return { ...r, content };
+  };
+  return Object.fromEntries(
+    Object.entries(files as Record<string, Record<string, unknown>>).map(([method, op]) => [
+      method,
+      {
+        ...op,
+        responses: Object.fromEntries(
+          Object.entries(op.responses as Record<string, Record<string, unknown>>).map(([status, r]) => [
+            status,
+            status.startsWith('2') ? strip(r) : r,
+          ]),
+        ),
+      },
+    ]),
+  );
+}
+
 const built = new WeakMap<readonly Route[], OpenApiDocument>();
 
 function build(routes: readonly Route[]): OpenApiDocument {
@@ -268,7 +294,10 @@ function build(routes: readonly Route[]): OpenApiDocument {
     } else if (route.openapi) paths[path] = route.openapi(ex);
   }
   const files = paths['/api/releases/{id}/files/{path}'];
-  if (files) paths['/api/releases/{id}/files/manifest.json'] = manifestOperations(files, ex);
+  if (files) {
+    paths['/api/releases/{id}/files/manifest.json'] = manifestOperations(files, ex);
+    paths['/api/releases/{id}/files/{path}'] = withoutJson(files);
+  }
   return {
     openapi: '3.1.0',
     info: {
