@@ -88,6 +88,8 @@ export function inertExample(value: unknown, defs: Record<string, unknown> = {})
   const scope = { ...defs, ...((own.$defs ?? {}) as Record<string, unknown>) };
   const local = typeof own.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(own.$ref) : null;
   if (local && local[1] in scope) {
+    if (JSON.stringify(scope[local[1]]).includes(`"#/$defs/${local[1]}"`))
+      throw new Error(`${own.$ref} refers to itself: an example cannot inline it`);
     const { $ref: _ref, ...rest } = own;
     return inertExample({ ...(scope[local[1]] as object), ...rest }, scope);
   }

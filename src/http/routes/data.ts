@@ -248,6 +248,7 @@ const releaseFileOperations: Operations = (ex) => {
     'Cache-Control': header('public, max-age=31536000, immutable'),
     'Content-Length': header('The file size in bytes (of the range, for a 206).', { type: 'integer' }),
     'Accept-Ranges': header('bytes: every release file answers Range requests.'),
+    'Last-Modified': headerRef('LastModified'),
     'X-Release-Id': headerRef('ReleaseId'),
   };
   const fileContent = {
