@@ -10,12 +10,15 @@ import { toProblem } from '../src/http/errors.ts';
 import { type Examples, EXAMPLES_FILE, type OperationExamples } from '../src/http/openapi.ts';
 import { openapi } from '../src/http/routes/index.ts';
 import { Overloaded } from '../src/lake/pool.ts';
+import { ENTITIES } from '../src/queries/snapshots.ts';
 import { startFixtureServer } from '../test/fixture.ts';
 import { type Answer, answer, answerForHost, exampleUrl, missingValues } from '../test/openapi-requests.ts';
 
 /** The base URL the examples' links name: the default `make serve` address. */
 const BASE = 'http://127.0.0.1:8080';
 const MCP_ACCEPT = 'application/json, text/event-stream';
+/** Media types whose bodies are bytes: no example is recorded. */
+const BINARY = new Set(['application/vnd.apache.parquet', 'application/octet-stream']);
 
 const running = await startFixtureServer({ publicBaseUrl: BASE });
 const origin = running.url;
@@ -53,7 +56,13 @@ const page = (await json(`/api/search?q=${encodeURIComponent(words)}&date=${date
 const meeting = await json(`/api/meetings/${date}`);
 const comment = meeting.comments.find((c: Json) => c.statement.split(/\s+/).length > 4);
 const commentWord: string = comment.statement.split(/[^A-Za-z]+/).filter((w: string) => w.length > 5)[0];
-const record = (await json('/api/snapshots/legislative-files?limit=1')).records[0];
+const manifest = await json(`/api/releases/${release}/files/manifest.json`);
+/** Per snapshot entity, the key of its first record. */
+const keys = Object.fromEntries(
+  await Promise.all(
+    ENTITIES.map(async (e) => [e.name, (await json(`/api/snapshots/${e.name}?limit=1`)).records[0][e.key]]),
+  ),
+);
 const question = `How did ${voter} vote on ${words.toLowerCase()} in ${year}?`;
 
 /** Example parameters of each operation of the endpoint table (the `.md` paths take the same, without `format`). */
@@ -108,13 +117,18 @@ const parameters: Record<string, Record<string, unknown>> = {
   },
   '/api/aggregates/housing': { voter, position: 'aye', from: year, to: year, final: false, limit: 2, format: 'json' },
   '/api/snapshots': { release },
-  '/api/snapshots/{entity}': { entity: 'legislative-files', cursor: 0, limit: 2, format: 'json', release },
-  '/api/snapshots/{entity}/{id}': { entity: 'legislative-files', id: record.file_number, release },
+  ...Object.fromEntries(
+    ENTITIES.flatMap((e) => [
+      [`/api/snapshots/${e.name}`, { cursor: 0, limit: 2, format: 'json', release }],
+      [`/api/snapshots/${e.name}/{id}`, { id: keys[e.name], release }],
+    ]),
+  ),
   '/api/changes': { cursor: 0, since: '2020-01-01T00:00:00Z', limit: 2, release },
   '/api/coverage': { from: year, to: year, format: 'json' },
   '/api/quality': {},
   '/api/releases': { format: 'json' },
-  '/api/releases/{id}/files/{path}': { id: release, path: 'manifest.json' },
+  '/api/releases/{id}/files/{path}': { id: release, path: manifest.tables.documents.files[0].path },
+  '/api/releases/{id}/files/manifest.json': { id: release },
 };
 
 const busy = (path: string) => {
@@ -147,7 +161,7 @@ for (const [path, item] of Object.entries(doc.paths)) {
     const url = exampleUrl(path, own);
     const responses: OperationExamples['responses'] = {};
     const ok = expect(await call(url, { method: method.toUpperCase() }), 200, `${method} ${url}`);
-    if (method === 'get') {
+    if (method === 'get' && !BINARY.has(ok.type)) {
       responses['200'] = { [ok.type]: ok.body };
       if (op.responses['200'].content['text/markdown'] && !markdownPath) {
         responses['200']['text/markdown'] = expect(
@@ -182,7 +196,7 @@ for (const [path, item] of Object.entries(doc.paths)) {
         ).body,
       };
     }
-    if (op.responses['206'])
+    if (op.responses['206'] && !BINARY.has(ok.type))
       responses['206'] = {
         [ok.type]: expect(await call(url, { headers: { Range: 'bytes=0-' } }), 206, `${url} Range: bytes=0-`).body,
       };

@@ -115,16 +115,19 @@ t.test('the document is complete', async (t) => {
     1,
     'GET and DELETE /api/mcp: 405',
   );
-  t.ok(
-    doc.paths['/api/snapshots/{entity}'].get.responses['200'].content['application/x-ndjson'],
-    'NDJSON on snapshot pages',
+  // A path per snapshot entity, each answering its own records: a mock server or a generated client tells them apart.
+  for (const e of ['documents', 'supervisors', 'recorded-positions', 'legislative-files']) {
+    const page = doc.paths[`/api/snapshots/${e}`].get.responses['200'].content;
+    t.ok(page['application/x-ndjson'], `NDJSON on /api/snapshots/${e}`);
+    t.equal(page['application/json'].example.entity, e, `/api/snapshots/${e}: its example is a ${e} page`);
+    t.ok(doc.paths[`/api/snapshots/${e}/{id}`], `/api/snapshots/${e}/{id}`);
+  }
+  t.equal(
+    doc.paths['/api/releases/{id}/files/manifest.json'].get.responses['200'].content['application/json'].example
+      .releaseId,
+    running.lake.releaseId,
+    "the manifest's own path, with the manifest as its example",
   );
-  t.same(doc.paths['/api/snapshots/{entity}'].get.parameters.find((p: Json) => p.name === 'entity').schema.enum, [
-    'documents',
-    'supervisors',
-    'recorded-positions',
-    'legislative-files',
-  ]);
   const ids = operations.map((o) => o.op.operationId);
   t.ok(ids.every(Boolean), 'every operation has an operationId');
   t.equal(new Set(ids).size, ids.length, 'operationIds are unique');

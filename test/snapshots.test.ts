@@ -362,8 +362,8 @@ t.test('the OpenAPI document lists the data endpoints', async (t) => {
   const doc = await api('/api/openapi.json');
   for (const p of [
     '/api/snapshots',
-    '/api/snapshots/{entity}',
-    '/api/snapshots/{entity}/{id}',
+    '/api/snapshots/documents',
+    '/api/snapshots/legislative-files/{id}',
     '/api/changes',
     '/api/quality',
     '/api/releases',

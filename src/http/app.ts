@@ -291,14 +291,17 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     // A release never changes, so the ETag is known before any query runs; the origin judges If-None-Match itself
     // (RFC 9110 13.1.2), whatever Cache-Control the client sent.
     // Pinned to a release, the answer never changes; the current release may be replaced, so a minute's freshness.
+    ctx.vary('Accept');
     const fresh =
       !ep.aboutLake &&
       notModified(
         ctx,
-        etagOf(`${release.id}\n${ctx.url}\n${format}`),
+        etagOf(`${release.id}
+${ctx.url}
+${format}`),
         typeof params.release === 'string' ? 'public, max-age=31536000, immutable' : 'public, max-age=60',
+        { modified: release.manifest.createdAt, coded: params.format !== 'arrow' },
       );
-    ctx.vary('Accept');
     if (fresh) return;
     const urls = (ctx.state as State).urls;
     const answers = ep.aboutLake ? null : await answersOf(release, config.answerCacheBytes ?? 0);
@@ -333,7 +336,9 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
         ? { type: 'text/markdown; charset=utf-8', text: ep.markdown!(body), link }
         : { type: 'application/json; charset=utf-8', text: JSON.stringify(body), link };
     answers?.set(key, answer);
-    if (ep.aboutLake && notModified(ctx, etagOf(`${answer.type}\n${answer.text}`), 'no-cache')) return;
+    // The lake changes without a date: no Last-Modified.
+    if (ep.aboutLake && notModified(ctx, etagOf(`${answer.type}\n${answer.text}`), 'no-cache', { modified: null }))
+      return;
     ctx.type = answer.type;
     ctx.body = answer.text;
   };

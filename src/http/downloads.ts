@@ -54,8 +54,8 @@ export function requestedRange(header: string | undefined, size: number): ByteRa
 
 /**
  * The part of a file of `size` bytes with `sha256` as its strong ETag that a request asks for: null for the whole file,
- * or the range of a GET whose `Range` applies (no `If-Range`, or an `If-Range` naming this ETag; a date never matches,
- * no Last-Modified being sent). Throws 416 with `Content-Range: bytes *\/size` when no range overlaps the file. HEAD
+ * or the range of a GET whose `Range` applies (no `If-Range`, or an `If-Range` naming this ETag; a date never matches:
+ * the whole file is always a correct answer). Throws 416 with `Content-Range: bytes *\/size` when no range overlaps the file. HEAD
  * ignores Range (RFC 9110 defines it for GET only). `sendRange` then answers 206.
  */
 export function rangeOf(ctx: Context, size: number, sha256: string): ByteRange | null {

@@ -64,7 +64,7 @@ export function response(
     out.content = Object.fromEntries(
       Object.entries(content).map(([type, s]) => [
         type,
-        { schema: s, ...(recorded[type] !== undefined ? { example: recorded[type] } : {}) },
+        { schema: s, ...(recorded[type] !== undefined ? { example: inertExample(recorded[type]) } : {}) },
       ]),
     );
   }
@@ -74,6 +74,30 @@ export function response(
       ...(out.headers as object),
     };
   return out;
+}
+
+/**
+ * An example as tools can read it. Tools resolve every `$ref` of the document, examples included, against the
+ * document, so a JSON Schema an answer carries (a snapshot entity's `recordSchema`) has its own `#/$defs/…` references
+ * inlined and its `$defs` dropped: the same schema, with nothing left for a tool to resolve.
+ */
+export function inertExample(value: unknown, defs: Record<string, unknown> = {}): unknown {
+  if (Array.isArray(value)) return value.map((v) => inertExample(v, defs));
+  if (!value || typeof value !== 'object') return value;
+  const own = value as Record<string, unknown>;
+  const scope = { ...defs, ...((own.$defs ?? {}) as Record<string, unknown>) };
+  const local = typeof own.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(own.$ref) : null;
+  if (local && local[1] in scope) {
+    if (JSON.stringify(scope[local[1]]).includes(`"#/$defs/${local[1]}"`))
+      throw new Error(`${own.$ref} refers to itself: an example cannot inline it`);
+    const { $ref: _ref, ...rest } = own;
+    return inertExample({ ...(scope[local[1]] as object), ...rest }, scope);
+  }
+  return Object.fromEntries(
+    Object.entries(own)
+      .filter(([k]) => k !== '$defs')
+      .map(([k, v]) => [k, inertExample(v, scope)]),
+  );
 }
 
 /** `/api/pages/{id}.md` → `getPagesIdMd`. */
@@ -97,7 +121,7 @@ export function pathParameter(name: string, path: string, example: unknown): obj
         : [{ type: 'string', minLength: 1 }, "The record id (a search result's `id`)."],
     path: [
       { type: 'string', minLength: 1 },
-      'A file the release manifest lists (`tables.*.files[].path`, which may hold `/`), or manifest.json.',
+      'A file the release manifest lists (`tables.*.files[].path`), or manifest.json; its `/` may be sent as is or as `%2F`.',
     ],
   };
   const [s, description] = schemas[name] ?? [{ type: 'string' }, ''];
@@ -106,8 +130,15 @@ export function pathParameter(name: string, path: string, example: unknown): obj
 
 /** Headers every table endpoint sends, described once in components.headers. */
 export const HEADERS = {
-  ETag: header('Identifies this answer (release, URL and format); send it back as If-None-Match for a 304.'),
-  CacheControl: header('public, max-age=60'),
+  ETag: {
+    ...header('Identifies this answer (release, URL and format); send it back as If-None-Match for a 304.'),
+    example: '"N3m0q1bR0pPqgQ2Qm8d3u0JZ6yX"',
+  },
+  CacheControl: { ...header('public, max-age=60'), example: 'public, max-age=60' },
+  LastModified: {
+    ...header("The release's publication time (HTTP date): send it back as If-Modified-Since for a 304."),
+    example: 'Sun, 29 Nov 2026 01:56:47 GMT',
+  },
   ReleaseId: RELEASE_HEADER,
   RetryAfter: header('Seconds to wait before retrying.', { type: 'integer' }),
   Link: header('`<url>; rel="next"`: the next page (absolute), while there is one; the body carries the same cursor.'),
@@ -116,6 +147,7 @@ export const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/
 export const CACHING = {
   ETag: headerRef('ETag'),
   'Cache-Control': headerRef('CacheControl'),
+  'Last-Modified': headerRef('LastModified'),
   'X-Release-Id': headerRef('ReleaseId'),
 };
 

@@ -6,6 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { EntityName } from '../../core/lake/format.ts';
+import { ENTITIES, recordSchemaId } from '../queries/snapshots.ts';
 import { schema, SCHEMA_DIR, schemas } from '../schemas.ts';
 import { type Endpoint, isEndpoint, type Route } from './endpoints.ts';
 import {
@@ -55,8 +57,25 @@ function components(): Record<string, unknown> {
     for (const [d, def] of Object.entries((s.$defs ?? {}) as Record<string, unknown>))
       out[defName(s.$id, d)] = toComponent(def, s.$id);
   }
+  // The page and record of any entity become one per entity (the paths are one per entity).
+  const page = out[componentName('snapshot-page.json')] as { properties: object };
+  delete out[componentName('snapshot-page.json')];
+  delete out[componentName('snapshot-record.json')];
+  for (const e of ENTITIES)
+    out[entityPage(e.name)] = {
+      ...page,
+      title: `${componentName(recordSchemaId(e.name))}Page`,
+      properties: {
+        ...page.properties,
+        entity: { const: e.name },
+        records: { type: 'array', items: ref(recordSchemaId(e.name)) },
+      },
+    };
   return out;
 }
+
+/** The component of one entity's snapshot page: SnapshotPage whose records are that entity's. */
+const entityPage = (entity: EntityName) => `${componentName(recordSchemaId(entity))}Page`;
 
 export const EXAMPLES_FILE = join(SCHEMA_DIR, 'examples', 'openapi.json');
 
@@ -79,15 +98,19 @@ interface OpenApiDocument {
   [field: string]: unknown;
 }
 
-/** The operation of an endpoint of the table, on its own path or on its `.md` path (Markdown only). */
+/**
+ * The operation of an endpoint of the table, on its own path or on its `.md` path (Markdown only); for a snapshot
+ * endpoint, on the path of one `entity`, answering that entity's records.
+ */
 function endpointOperation(
   ep: Endpoint,
   openPath: string,
   markdownPath: boolean,
   ex: OperationExamples | undefined,
+  entity?: EntityName,
 ): object {
   const p = schema(ep.params) as unknown as { properties: Record<string, ParamSchema>; required?: string[] };
-  const names = [...ep.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const names = [...ep.path.matchAll(/:(\w+)/g)].map((m) => m[1]).filter((n) => n !== 'entity' || !entity);
   const pathParams = names.map((n) => pathParameter(n, ep.path, ex?.parameters[n]));
   const query = Object.entries(p.properties)
     .filter(([name]) => !(markdownPath && name === 'format'))
@@ -106,7 +129,7 @@ function endpointOperation(
   const markdown = { type: 'string', description: 'The same answer as Markdown.' };
   const ok: Record<string, object> = markdownPath
     ? { 'text/markdown': markdown }
-    : { 'application/json': ref(ep.response) };
+    : { 'application/json': responseSchema(ep, entity) };
   if (!markdownPath && ep.markdown) ok['text/markdown'] = markdown;
   const ndjsonHeaders = {
     'X-Schema-Version': header('The snapshot schema version (NDJSON only).'),
@@ -150,6 +173,14 @@ function endpointOperation(
   };
 }
 
+/** The JSON answer's schema: one entity's page or record on that entity's path, else the endpoint's response. */
+function responseSchema(ep: Endpoint, entity: EntityName | undefined): object {
+  if (!entity) return ref(ep.response);
+  if (ep.response === 'snapshot-page.json') return { $ref: `#/components/schemas/${entityPage(entity)}` };
+  if (ep.response === 'snapshot-record.json') return ref(recordSchemaId(entity));
+  throw new Error(`${ep.path}: no schema for one entity's ${ep.response}`);
+}
+
 const JSON_RPC = {
   JsonRpcError: {
     type: 'object',
@@ -185,6 +216,62 @@ const JSON_RPC = {
   },
 };
 
+/**
+ * manifest.json, the one JSON file of a release, on a path of its own: the release files' operations with the `path`
+ * parameter fixed and JSON as the only body, so tools that mock or validate an answer by its path's first media type
+ * read a manifest there (the general path's first media type is Parquet).
+ */
+function manifestOperations(
+  files: Record<string, unknown>,
+  ex: (key: string) => OperationExamples | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [method, op] of Object.entries(files as Record<string, Record<string, unknown>>)) {
+    const own = ex(`${method.toUpperCase()} /api/releases/{id}/files/manifest.json`);
+    const responses = Object.fromEntries(
+      Object.entries(op.responses as Record<string, Record<string, unknown>>).map(([status, r]) => {
+        const content = r.content as Record<string, { schema: object }> | undefined;
+        const json = content?.['application/json'];
+        if (!content || !json || status.startsWith('4') || status.startsWith('5')) return [status, r];
+        return [status, response(status, { 'application/json': json.schema }, own, { headers: r.headers })];
+      }),
+    );
+    out[method] = {
+      ...op,
+      operationId: operationId(method, '/api/releases/{id}/files/manifest.json').replace('ReleasesIdFiles', 'Release'),
+      summary: method === 'head' ? "The headers of a release's manifest.json" : "A kept release's manifest.json",
+      parameters: (op.parameters as { name: string }[])
+        .filter((p) => p.name !== 'path')
+        .map((p) => ({ ...p, example: own?.parameters[p.name] })),
+      responses,
+    };
+  }
+  return out;
+}
+
+/** The release files' operations once manifest.json has its own path: no JSON body left (the others are not JSON). */
+function withoutJson(files: Record<string, unknown>): Record<string, unknown> {
+  const strip = (r: Record<string, unknown>) => {
+    if (!r.content) return r;
+    const { 'application/json': _json, ...content } = r.content as Record<string, unknown>;
+    return { ...r, content };
+  };
+  return Object.fromEntries(
+    Object.entries(files as Record<string, Record<string, unknown>>).map(([method, op]) => [
+      method,
+      {
+        ...op,
+        responses: Object.fromEntries(
+          Object.entries(op.responses as Record<string, Record<string, unknown>>).map(([status, r]) => [
+            status,
+            status.startsWith('2') ? strip(r) : r,
+          ]),
+        ),
+      },
+    ]),
+  );
+}
+
 const built = new WeakMap<readonly Route[], OpenApiDocument>();
 
 function build(routes: readonly Route[]): OpenApiDocument {
@@ -193,11 +280,23 @@ function build(routes: readonly Route[]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = openPath(route.path);
-    if (isEndpoint(route)) {
+    if (isEndpoint(route) && path.includes('{entity}')) {
+      // One path per entity, so that each path's schema and examples name that entity's records (a mock server
+      // answers /api/snapshots/documents with documents).
+      for (const e of ENTITIES) {
+        const own = path.replace('{entity}', e.name);
+        paths[own] = { get: endpointOperation(route, own, false, ex(`GET ${own}`), e.name) };
+      }
+    } else if (isEndpoint(route)) {
       paths[path] = { get: endpointOperation(route, path, false, ex(`GET ${path}`)) };
       if (route.markdown)
         paths[`${path}.md`] = { get: endpointOperation(route, `${path}.md`, true, ex(`GET ${path}.md`)) };
     } else if (route.openapi) paths[path] = route.openapi(ex);
+  }
+  const files = paths['/api/releases/{id}/files/{path}'];
+  if (files) {
+    paths['/api/releases/{id}/files/manifest.json'] = manifestOperations(files, ex);
+    paths['/api/releases/{id}/files/{path}'] = withoutJson(files);
   }
   return {
     openapi: '3.1.0',
@@ -224,7 +323,10 @@ function build(routes: readonly Route[]): OpenApiDocument {
       { name: 'service', description: 'Health and this document' },
     ],
     paths,
-    components: { schemas: { ...components(), ...JSON_RPC }, headers: HEADERS },
+    components: {
+      schemas: { ...components(), ...JSON_RPC },
+      headers: { ...HEADERS, ReleaseId: { ...HEADERS.ReleaseId, example: examples.release || undefined } },
+    },
   };
 }
 

@@ -5,7 +5,8 @@ import type { paths } from '../../.cache/openapi/api.ts';
 
 type Search = paths['/api/search']['get'];
 type Item = paths['/api/items/{id}']['get'];
-type SnapshotPage = paths['/api/snapshots/{entity}']['get'];
+type FilesPage = paths['/api/snapshots/legislative-files']['get'];
+type DocumentsPage = paths['/api/snapshots/documents']['get'];
 
 type Query<Op> = Op extends { parameters: { query?: infer Q } } ? Q : never;
 type Path<Op> = Op extends { parameters: { path: infer P } } ? P : never;
@@ -28,19 +29,21 @@ export async function itemVotes(base: string, path: Path<Item>): Promise<string[
   return item.rollCalls.map((c) => `${item.fileNumber} ${c.action}: ${c.ayes.length} ayes, ${c.noes.length} noes`);
 }
 
-export async function snapshotKeys(
-  base: string,
-  path: Path<SnapshotPage>,
-  query: Query<SnapshotPage>,
-): Promise<number | null> {
-  const page = await get<Ok<SnapshotPage>>(base, `/api/snapshots/${path.entity}`, query);
-  return page.nextCursor;
+export async function fileNumbers(base: string, query: Query<FilesPage>): Promise<string[]> {
+  const page = await get<Ok<FilesPage>>(base, '/api/snapshots/legislative-files', query);
+  return page.records.map((r) => `${r.file_number}: ${r.final_action?.action ?? 'no final action'}`);
+}
+
+export async function documentUrls(base: string, query: Query<DocumentsPage>): Promise<string[]> {
+  const page = await get<Ok<DocumentsPage>>(base, '/api/snapshots/documents', query);
+  // @ts-expect-error each entity's page is typed by its own records: a document has no file number
+  console.log(page.records[0]?.file_number);
+  return page.records.map((r) => r.official_url);
 }
 
 export async function main(base: string): Promise<void> {
   console.log(await searchPages(base, { q: 'housing', limit: 2, kind: 'minutes' }));
   console.log(await itemVotes(base, { id: '2016-11-01-minutes-160789' }));
-  console.log(await snapshotKeys(base, { entity: 'legislative-files' }, { cursor: 0, limit: 10, format: 'json' }));
-  // @ts-expect-error `entity` is one of the four snapshot entities (the path parameter's enum), so the types are not `any`
-  console.log(await snapshotKeys(base, { entity: 'meetings' }, {}));
+  console.log(await fileNumbers(base, { cursor: 0, limit: 10, format: 'json' }));
+  console.log(await documentUrls(base, { limit: 10 }));
 }

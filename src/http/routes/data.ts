@@ -246,7 +246,10 @@ async function releaseFile(ctx: Context): Promise<void> {
     ({ sha256, bytes } = entry);
   }
   ctx.set('X-Release-Id', id);
-  const fresh = notModified(ctx, `"${sha256}"`, 'public, max-age=31536000, immutable');
+  const fresh = notModified(ctx, `"${sha256}"`, 'public, max-age=31536000, immutable', {
+    modified: manifest.createdAt,
+    coded: false,
+  });
   ctx.set('Accept-Ranges', 'bytes');
   if (fresh) return;
   const range = rangeOf(ctx, bytes, sha256);
@@ -269,6 +272,7 @@ const releaseFileOperations: Operations = (ex) => {
     'Cache-Control': header('public, max-age=31536000, immutable'),
     'Content-Length': header('The file size in bytes (of the range, for a 206).', { type: 'integer' }),
     'Accept-Ranges': header('bytes: every release file answers Range requests.'),
+    'Last-Modified': headerRef('LastModified'),
     'X-Release-Id': headerRef('ReleaseId'),
   };
   const fileContent = {

@@ -26,7 +26,8 @@ async function health(ctx: Context): Promise<void> {
     admitted: admitted(),
   };
   // Always revalidated (no-cache): the validator is of this very answer, so a 304 says nothing changed.
-  if (notModified(ctx, etagOf(JSON.stringify(body)), 'no-cache')) return;
+  // No Last-Modified: the answer (admissions, the lake's state) changes without a date to name.
+  if (notModified(ctx, etagOf(JSON.stringify(body)), 'no-cache', { modified: null })) return;
   ctx.body = body;
 }
 
@@ -34,16 +35,16 @@ async function health(ctx: Context): Promise<void> {
 export function serviceRoutes(all: () => readonly Route[]): RawRoute[] {
   // The document changes only with the code and the public base (the server's own addresses, a handful): its bytes
   // and their validator are made once per base, not per request.
-  const documents = new Map<string, { text: string; etag: string }>();
+  const documents = new Map<string, { text: string; etag: string; modified: string }>();
   const document = async (ctx: Context) => {
     const base = (ctx.state as State).urls.base;
     let served = documents.get(base);
     if (!served) {
       const text = JSON.stringify(openapiDocument(all(), base));
-      served = { text, etag: etagOf(text) };
+      served = { text, etag: etagOf(text), modified: new Date().toISOString() };
       documents.set(base, served);
     }
-    if (notModified(ctx, served.etag, 'public, max-age=300')) return;
+    if (notModified(ctx, served.etag, 'public, max-age=300', { modified: served.modified })) return;
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = served.text;
   };
