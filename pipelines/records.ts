@@ -4,6 +4,7 @@
 import type { DocumentKind, Position, Result } from '../core/lake/format.ts';
 import type { ActionType } from '../core/lake/format.ts';
 import type { RosterEntry } from '../core/roster.ts';
+import type { MeetingFacts } from './parse/meeting.ts';
 export type { ActionType };
 
 export type AmountQualifier = 'not-to-exceed' | 'increase' | 'decrease' | 'appropriation' | 'revenue' | 'stated';
@@ -148,6 +149,8 @@ export interface Problem {
 }
 
 export interface ParsedDocument {
+  /** What the document states about its meeting, and the members it names (cover or roll). */
+  facts: MeetingFacts & { members: string[] };
   items: ItemRecord[];
   rollCalls: RollCallRecord[];
   positions: PositionRecord[];

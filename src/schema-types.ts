@@ -185,6 +185,7 @@ export type EvidenceBundle = {
     }[];
     /** The item the question asks for by its place (the first item, item 3), with its actions and roll calls. */
     item: Record<string, unknown> | null;
+    facts: MeetingFacts;
     speakerCount: number;
     /** Public-comment speakers in order, as the Clerk recorded them (the minutes only). */
     speakers: string[];
@@ -409,6 +410,27 @@ export type ItemSearchResponse = {
   voter?: Record<string, unknown>;
 };
 
+/** meeting-facts.json: What the meeting's own documents state about it, as printed: the agenda's cover and numbered items, the minutes' opening and closing. Null (or empty) where no document of the lake says it, and in releases built before schema 2.5.0. */
+export type MeetingFacts = {
+  /** The cover's meeting line: `Regular Meeting`, `Special Meeting`. */
+  meetingType: string | null;
+  /** The agenda's numbered items, 1 to the last printed in order (legislative items and numbered headings such as `PUBLIC COMMENT`); the lake's items are only those with a file number. */
+  agendaItems: number | null;
+  /** Board members as the minutes' roll lists them, else as the agenda's cover does. */
+  members: string[];
+  /** Minutes: who presided (`London Breed`). */
+  presiding: string | null;
+  /** Minutes: the time the meeting was called to order, as printed (`2:04 p.m.`). */
+  calledToOrder: string | null;
+  /** Minutes: the time the meeting adjourned, as printed (`4:38 p.m.`). */
+  adjournedAt: string | null;
+  /** Minutes: members noted present after the roll call (by surname, as printed) and when. */
+  notedPresent: {
+    name: string;
+    time: string;
+  }[];
+};
+
 /** meeting-list.json: The meetings the lake holds in a span, by date, each with what exists for it; page on with `after` = nextAfter. */
 export type MeetingList = {
   filters: Record<string, unknown>;
@@ -447,6 +469,7 @@ export type MeetingRecord = {
     pages: number;
     officialUrl: string;
   }[];
+  facts: MeetingFacts;
   /** What the lake holds of this meeting. */
   holds: {
     agenda: boolean;
@@ -1229,6 +1252,25 @@ export type SnapshotDocument = {
   synthetic: boolean;
   /** text extractor and version */
   extractor: string;
+  /** the cover's meeting line as printed (`Regular Meeting`, `Special Meeting`); null in releases before schema 2.5.0 */
+  meeting_type: string | null;
+  /** agenda: its numbered items, 1 to the last printed in order; null for minutes */
+  numbered_items: number | null;
+  /** the members the document names: the minutes' roll, else the cover's list */
+  members: string[] | null;
+  /** minutes: who presided */
+  presiding: string | null;
+  /** minutes: when called to order, as printed */
+  called_to_order: string | null;
+  /** minutes: when adjourned, as printed */
+  adjourned_at: string | null;
+  /** minutes: members noted present after the roll call (surname as printed) and when */
+  noted_present:
+    | {
+        name: string;
+        time: string;
+      }[]
+    | null;
   /** the release that first carried this document (its latest insert in the change feed) */
   first_release: string | null;
 };
@@ -1465,6 +1507,7 @@ export interface SchemaTypes {
   'housing-aggregate.json': HousingAggregate;
   'item-record.json': ItemRecord;
   'item-search-response.json': ItemSearchResponse;
+  'meeting-facts.json': MeetingFacts;
   'meeting-list.json': MeetingList;
   'meeting-record.json': MeetingRecord;
   'page-record.json': PageRecord;

@@ -10,7 +10,7 @@ import type { GloveParams } from '../embed/glove.ts';
 import type { LsaModel } from '../embed/lsa.ts';
 
 /** Version of the release layout and its tables; part of every release id. */
-export const SCHEMA_VERSION = '2.4.0';
+export const SCHEMA_VERSION = '2.5.0';
 
 export type DocumentKind = 'agenda' | 'minutes';
 
@@ -93,6 +93,26 @@ export const currentLink = (lake: string): string => join(lake, 'current');
 // ---------------------------------------------------------------------------------------------------------------
 // Tables
 
+/** The documents' fact columns (what a document states about its meeting), written since schema FACTS_SINCE. */
+export const DOCUMENT_FACTS = [
+  'meeting_type',
+  'numbered_items',
+  'members',
+  'presiding',
+  'called_to_order',
+  'adjourned_at',
+  'noted_present',
+] as const;
+export const FACTS_SINCE = '2.5.0';
+
+/** Whether schema version `v` (`2.4.0`) is `since` or later. */
+export function schemaAtLeast(v: string | undefined, since: string): boolean {
+  const a = (v ?? '0').split('.').map(Number);
+  const b = since.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
+  return true;
+}
+
 /** The tables written from document rows: each table's columns (name → DuckDB type, in order). */
 export const COLUMNS = {
   documents: {
@@ -109,6 +129,13 @@ export const COLUMNS = {
     pages: 'INTEGER',
     synthetic: 'BOOLEAN',
     extractor: 'VARCHAR',
+    meeting_type: 'VARCHAR',
+    numbered_items: 'INTEGER',
+    members: 'VARCHAR[]',
+    presiding: 'VARCHAR',
+    called_to_order: 'VARCHAR',
+    adjourned_at: 'VARCHAR',
+    noted_present: 'STRUCT(name VARCHAR, time VARCHAR)[]',
   },
   pages: {
     page_id: 'VARCHAR',

@@ -56,21 +56,6 @@ export function documentRows(s: SourceDocument, pages: PageText[], roster: Super
 
   const title = documentTitle(s, pages);
   const year = Number(s.meetingDate.slice(0, 4));
-  write('documents', {
-    document_id: s.id,
-    meeting_date: s.meetingDate,
-    year,
-    kind: s.kind,
-    title,
-    file_name: s.fileName,
-    official_url: s.officialUrl,
-    archive_url: s.archiveUrl,
-    sha256: s.sha256,
-    bytes: s.bytes,
-    pages: pages.length,
-    synthetic: s.synthetic,
-    extractor: EXTRACTOR,
-  });
   for (const p of pages) {
     if (p.quality === 'garbage' || p.quality === 'repaired') {
       problem({
@@ -107,6 +92,28 @@ export function documentRows(s: SourceDocument, pages: PageText[], roster: Super
     pages.filter((p) => p.quality !== 'garbage'),
     roster,
   );
+  write('documents', {
+    document_id: s.id,
+    meeting_date: s.meetingDate,
+    year,
+    kind: s.kind,
+    title,
+    file_name: s.fileName,
+    official_url: s.officialUrl,
+    archive_url: s.archiveUrl,
+    sha256: s.sha256,
+    bytes: s.bytes,
+    pages: pages.length,
+    synthetic: s.synthetic,
+    extractor: EXTRACTOR,
+    meeting_type: result.facts.meetingType,
+    numbered_items: result.facts.numberedItems,
+    members: result.facts.members,
+    presiding: result.facts.presiding,
+    called_to_order: result.facts.calledToOrder,
+    adjourned_at: result.facts.adjournedAt,
+    noted_present: result.facts.notedPresent,
+  });
   for (const p of result.problems) problem(p);
   for (const [n, i] of result.items.entries()) {
     write('items', itemRow(i, s.officialUrl, n + 1));

@@ -17,7 +17,7 @@ import type {
 import { flatten, isHeading, type Segment, segment } from './blocks.ts';
 import { findSpeakers } from './comments.ts';
 import { parseItemFields } from './item.ts';
-import { meetingRoster } from './meeting.ts';
+import { meetingFacts, meetingRoster } from './meeting.ts';
 import { findVotes, type Vote } from './rollcalls.ts';
 
 export interface DocumentInfo {
@@ -193,7 +193,7 @@ export function parseDocument(doc: DocumentInfo, pages: PageText[], roster: Supe
   }
 
   const comments = doc.kind === 'minutes' ? parseComments(doc, year, segments, itemAt, problems) : [];
-  return { items, rollCalls, positions, comments, problems };
+  return { facts: { ...meetingFacts(lines, doc.kind), members }, items, rollCalls, positions, comments, problems };
 }
 
 /** Printed outcomes that say a rescission or reconsideration carried. */

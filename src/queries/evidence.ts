@@ -144,6 +144,7 @@ async function meetingSummary(release: Release, links: Links, date: string, x: I
     documents: m.documents.map((d) => ({ id: d.id, kind: d.kind, officialUrl: d.officialUrl })),
     itemsFrom: m.itemsFrom,
     itemCount: items.length,
+    facts: m.facts,
     items: items.slice(0, LIMIT).map(brief),
     item: asked ? { ...brief(asked), actions: asked.actions, rollCalls: asked.rollCalls } : null,
     speakerCount: comments.length,

@@ -3,6 +3,7 @@
 import type { MeetingCoverage } from '../../core/lake/coverage.ts';
 import { itemRecordsById } from '../engine/texts.ts';
 import type { Release } from '../lake/release.ts';
+import type { MeetingFacts } from '../schema-types.ts';
 import { meetingsCoverage, spanOf } from './coverage.ts';
 import { InvalidParameter } from './errors.ts';
 import { rollCall, rollCallFilter, type RollCallFilters } from './items.ts';
@@ -61,6 +62,32 @@ export async function listMeetings(release: Release, links: Links, p: MeetingLis
 
 export type MeetingParams = RollCallFilters;
 
+/**
+ * What the meeting's documents state about it (meeting-facts.json): the agenda's cover and numbered items, the
+ * minutes' opening and closing. `SELECT *`: a release built before the fact columns has none, and its facts are null.
+ */
+async function meetingFacts(release: Release, date: string, year: number): Promise<MeetingFacts> {
+  const q = new Params();
+  const rows = await release.pool.rows(
+    `SELECT * FROM documents WHERE meeting_date = ${q.add(date)}::DATE AND year = ${q.add(year)}`,
+    q,
+  );
+  const agenda = rows.find((r) => r.kind === 'agenda');
+  const minutes = rows.find((r) => r.kind === 'minutes');
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+  const roll = list<string>(minutes?.members);
+  return {
+    meetingType: text(agenda?.meeting_type) ?? text(minutes?.meeting_type),
+    agendaItems: agenda?.numbered_items == null ? null : Number(agenda.numbered_items),
+    members: roll.length ? roll : list<string>(agenda?.members),
+    presiding: text(minutes?.presiding),
+    calledToOrder: text(minutes?.called_to_order),
+    adjournedAt: text(minutes?.adjourned_at),
+    notedPresent: list<{ name: string; time: string }>(minutes?.noted_present),
+  };
+}
+
 /** One meeting, or null when the lake holds no document of that date. */
 export async function getMeeting(release: Release, links: Links, date: string, p: MeetingParams) {
   const all = await meetingsCoverage(release);
@@ -72,7 +99,7 @@ export async function getMeeting(release: Release, links: Links, date: string, p
   const qi = new Params();
   const filter = rollCallFilter(p, qi, 'i.item_id');
   const qc = new Params();
-  const [items, comments] = await Promise.all([
+  const [items, comments, facts] = await Promise.all([
     release.pool.rows(
       `
       SELECT i.item_id AS id, i.sequence::INTEGER AS sequence, i.file_number AS "fileNumber", i.title, i.item_type AS "itemType",
@@ -89,6 +116,7 @@ export async function getMeeting(release: Release, links: Links, date: string, p
       FROM comments WHERE meeting_date = ${qc.add(date)}::DATE AND year = ${qc.add(meeting.year)} ORDER BY document_id, sequence`,
       qc,
     ),
+    meetingFacts(release, date, meeting.year),
   ]);
   const records = await itemRecordsById(
     release,
@@ -102,6 +130,7 @@ export async function getMeeting(release: Release, links: Links, date: string, p
       const { kind, title, pages, officialUrl } = docs.get(id)!;
       return { id, kind, title, pages, officialUrl };
     }),
+    facts,
     holds,
     coverage: spanOf(all, meeting.year, meeting.year, date),
     filters: { actionType: p.actionType ?? null, result: p.result ?? null },

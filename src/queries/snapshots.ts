@@ -9,7 +9,15 @@
 // re-sorted the whole table per page instead (page time grew with the cursor).
 import type { DuckDBBlobValue } from '@duckdb/node-api';
 
-import { type EntityName, MANIFEST_FILE, snapshotEntity } from '../../core/lake/format.ts';
+import {
+  COLUMNS,
+  DOCUMENT_FACTS,
+  type EntityName,
+  FACTS_SINCE,
+  MANIFEST_FILE,
+  schemaAtLeast,
+  snapshotEntity,
+} from '../../core/lake/format.ts';
 import { ByteLru } from '../lake/lru.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
@@ -38,6 +46,12 @@ interface Entity {
 const FIRST_RELEASE = `LEFT JOIN (SELECT record_id, arg_max(coalesce(release, ''), sequence) AS first_release FROM changes
   WHERE entity = 'documents' AND operation = 'insert' GROUP BY record_id) f ON f.record_id = t.document_id`;
 
+/** The documents' fact columns; typed NULLs in a release built before them, so every release pages one shape. */
+const documentFacts = (r: Release) =>
+  DOCUMENT_FACTS.map((c) =>
+    schemaAtLeast(r.manifest.schemaVersion, FACTS_SINCE) ? `t.${c}` : `NULL::${COLUMNS.documents[c]} AS ${c}`,
+  ).join(', ');
+
 const hex = (id: string) => {
   if (!/^[0-9a-f]+$/.test(id)) throw new Error(`bad release id ${id}`);
   return id;
@@ -51,7 +65,7 @@ export const ENTITIES: Entity[] = [
     columns: (
       r,
     ) => `t.document_id, t.meeting_date, t.year::INTEGER AS year, t.kind, t.title, t.file_name, t.official_url, t.archive_url, t.sha256,
-      t.bytes::INTEGER AS bytes, t.pages::INTEGER AS pages, t.synthetic, t.extractor,
+      t.bytes::INTEGER AS bytes, t.pages::INTEGER AS pages, t.synthetic, t.extractor, ${documentFacts(r)},
       coalesce(nullif(f.first_release, ''), '${hex(r.id)}') AS first_release`,
     joins: () => FIRST_RELEASE,
   },

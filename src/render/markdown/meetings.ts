@@ -50,6 +50,21 @@ export function meetingsMarkdown(b: MeetingList): string {
   ].join('\n');
 }
 
+/** What the documents state about the meeting, a line each where one says it. */
+function factLines(f: MeetingRecord['facts']): string[] {
+  const lines = [
+    f.meetingType && `Meeting: ${esc(f.meetingType)}.`,
+    f.agendaItems !== null && `The agenda numbers ${f.agendaItems} items.`,
+    f.presiding && `Presiding: ${esc(f.presiding)}.`,
+    f.calledToOrder && `Called to order at ${esc(f.calledToOrder)}.`,
+    f.notedPresent.length > 0 &&
+      `Noted present after the roll call: ${f.notedPresent.map((p) => `${esc(p.name)} at ${esc(p.time)}`).join(', ')}.`,
+    f.adjournedAt && `Adjourned at ${esc(f.adjournedAt)}.`,
+    f.members.length > 0 && `Members named: ${f.members.map(esc).join(', ')}.`,
+  ];
+  return lines.filter((l): l is string => typeof l === 'string');
+}
+
 export function meetingMarkdown(m: MeetingRecord): string {
   const filtered = m.filters.actionType || m.filters.result;
   const out = [
@@ -57,6 +72,7 @@ export function meetingMarkdown(m: MeetingRecord): string {
     '',
     `Documents: ${m.documents.map((d) => `${esc(d.title)} ([official PDF](${dest(d.officialUrl)}), ${d.pages} pages)`).join('; ')}.`,
     `Holds: agenda ${yesNo(m.holds.agenda)}, minutes ${yesNo(m.holds.minutes)}; ${m.holds.items} items, ${m.holds.rollCalls} roll calls, ${m.holds.comments} public comments.`,
+    ...factLines(m.facts),
     '',
     `## Items${filtered ? ` with a roll call of ${[m.filters.actionType, m.filters.result].filter(Boolean).join(', ')}` : ''} (${m.items.length}, in agenda order, from ${m.itemsFrom})`,
     '',
