@@ -149,14 +149,16 @@ export class Downloads {
 
   /**
    * Bytes per second a download took lately, null in its first window (when the socket buffers fill): since the last
-   * check, or since the one before when the last was less than a quarter window ago (too short a span to judge).
+   * check, or since the one before when the last was less than a quarter window ago (too short a span to judge; null
+   * if that one is the start).
    */
   private rate(d: Download, now: number): number | null {
     if (d.checks === 0) return null;
     const window = this.limits.downloadRateWindowMs;
     const [last, before] = [d.marks[d.marks.length - 1], d.marks[0]];
-    const [at, bytes] = now - last[0] >= window / 4 || d.checks < 2 ? last : before;
-    return now === at ? null : ((d.file.bytesRead - bytes) * 1000) / (now - at);
+    if (now - last[0] < window / 4 && d.checks < 2) return null; // the one before is the start: the buffers filling
+    const [at, bytes] = now - last[0] >= window / 4 ? last : before;
+    return ((d.file.bytesRead - bytes) * 1000) / (now - at);
   }
 
   /** Every window after the first: a download below the minimum rate over the last one is cut off. */
