@@ -50,6 +50,12 @@ export interface Limits {
   downloadIdleMs: number;
   /** A download not done after this long is cut off. */
   downloadSendMs: number;
+  /** A download taking fewer bytes per second than this over a rate window (after its first) is cut off. */
+  downloadMinBytesPerS: number;
+  /** The span a download's rate is measured over; its first window is grace (filling the socket buffers). */
+  downloadRateWindowMs: number;
+  /** Bytes of MCP request bodies held in memory at once, across requests (declared or read); beyond it 503. */
+  mcpBodyBytesTotal: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -62,6 +68,9 @@ export const DEFAULT_LIMITS: Limits = {
   downloadMax: 16,
   downloadIdleMs: 30_000,
   downloadSendMs: 15 * 60_000,
+  downloadMinBytesPerS: 16 * 1024,
+  downloadRateWindowMs: 5_000,
+  mcpBodyBytesTotal: 32 * 1024 * 1024,
 };
 
 export const limitsOf = (config: Config): Limits => ({ ...DEFAULT_LIMITS, ...config.limits });
@@ -91,6 +100,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       downloadMax: Number(env.DOWNLOAD_MAX || DEFAULT_LIMITS.downloadMax),
       downloadIdleMs: Number(env.DOWNLOAD_IDLE_MS || DEFAULT_LIMITS.downloadIdleMs),
       downloadSendMs: Number(env.DOWNLOAD_SEND_MS || DEFAULT_LIMITS.downloadSendMs),
+      downloadMinBytesPerS: Number(env.DOWNLOAD_MIN_BYTES_PER_S || DEFAULT_LIMITS.downloadMinBytesPerS),
+      downloadRateWindowMs: Number(env.DOWNLOAD_RATE_WINDOW_MS || DEFAULT_LIMITS.downloadRateWindowMs),
+      mcpBodyBytesTotal: Number(env.MCP_BODY_BYTES_TOTAL || DEFAULT_LIMITS.mcpBodyBytesTotal),
     },
   };
 }

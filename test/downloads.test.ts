@@ -60,7 +60,8 @@ const until = async (what: string, ok: () => boolean) => {
 t.test(
   'at most downloadMax downloads at once; beyond that 503 with Retry-After, and the API still answers',
   async (t) => {
-    const running = await serve(t, { downloadMax: 2 });
+    // No reader is too slow (a minimum of 0): a third waits two rate windows for a slot, then is turned away.
+    const running = await serve(t, { downloadMax: 2, downloadMinBytesPerS: 0, downloadRateWindowMs: 200 });
     const { downloads } = running;
     const [a, b] = [await stalled(running), await stalled(running)];
     await until('two downloads in progress', () => downloads.active === 2);
@@ -123,6 +124,35 @@ for (const [setting, value] of [
     },
   );
 }
+
+t.test(
+  'with 32 readers that take nothing holding downloads, a new download starts within 2 s and the slow ones are cut off',
+  async (t) => {
+    const running = await serve(t, { downloadMinBytesPerS: 64 * 1024, downloadRateWindowMs: 300 });
+    const { downloads } = running;
+    const slow = await Promise.all(Array.from({ length: 32 }, () => stalled(running)));
+    t.teardown(() => slow.forEach((s) => s.destroy()));
+    await until('every slot to be held', () => downloads.active === 16);
+    await new Promise((r) => setTimeout(r, 450)); // past their first window (300 ms), before the second check
+    const asked = Date.now();
+    const res = await fetch(`${running.url}${path}`);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    const waited = Date.now() - asked;
+    t.equal(res.status, 200, 'the new download is served, not turned away');
+    t.ok(first.value!.length > 0 && waited < 2000, `its first byte came after ${waited} ms`);
+    const hash = createHash('sha256').update(first.value!);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) hash.update(r.value);
+    t.equal(`"${hash.digest('hex')}"`, res.headers.get('etag'), 'a reader that keeps up gets the whole file');
+    const got = await Promise.all(slow.map(drain));
+    t.same(
+      got.filter((n) => n >= big.length),
+      [],
+      'every slow reader was cut off or turned away before the end of the file',
+    );
+    await until('every slot to be let go', () => downloads.active === 0);
+  },
+);
 
 t.test(
   '/api/releases lists the kept releases when one of them has an unreadable manifest, and says which',

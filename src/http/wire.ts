@@ -42,10 +42,10 @@ export function whenDone(res: ServerResponse, fn: () => void): void {
   onSocket.add(once);
 }
 
-/** Why a body was not read: too large (413), too slow (408), or the client left (`null`: nothing to answer). */
+/** Why a body was not read: too large (413), too slow (408), too many bodies held (503), or the client left (`null`). */
 export class BodyRefused extends Error {
   constructor(
-    readonly status: 408 | 413 | null,
+    readonly status: 408 | 413 | 503 | null,
     message: string,
   ) {
     super(message);
@@ -53,18 +53,56 @@ export class BodyRefused extends Error {
 }
 
 /**
- * Reads a request body into memory: at most `maxBytes` (a larger declared or actual size is refused as soon as it is
- * known) within `timeoutMs` from now. Stops reading on refusal, leaving the rest unread: answer with
- * `Connection: close`.
+ * The bytes of request bodies held in memory at once, across requests, and their cap. The first `free` bytes of each
+ * body are not counted, so small requests are read even while large ones hold the whole budget.
  */
-export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer> {
+export class BodyBudget {
+  held = 0;
+
+  constructor(
+    readonly cap: number,
+    readonly free = 16 * 1024,
+  ) {}
+
+  /** Reserves `n` bytes; false (nothing reserved) when that would pass the cap. */
+  take(n: number): boolean {
+    if (this.held + n > this.cap) return false;
+    this.held += n;
+    return true;
+  }
+
+  give(n: number): void {
+    this.held -= n;
+  }
+}
+
+/**
+ * Reads a request body into memory: at most `maxBytes` (a larger declared or actual size is refused as soon as it is
+ * known) within `timeoutMs` from now, holding its bytes against `budget` while it is read: the declared length at
+ * once, else each chunk as it comes, past the budget's free bytes (503 once the budget is spent). Stops reading on refusal, leaving the rest
+ * unread: answer with `Connection: close`.
+ */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  timeoutMs: number,
+  budget: BodyBudget = new BodyBudget(Infinity),
+): Promise<Buffer> {
   const tooLarge = () => new BodyRefused(413, `Payload Too Large: Request body must not exceed ${maxBytes} bytes`);
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(tooLarge());
+  const busy = () =>
+    new BodyRefused(503, `Service Unavailable: request bodies being read hold ${budget.cap} bytes; retry shortly`);
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) return Promise.reject(tooLarge());
+  const counted = (bytes: number) => Math.max(0, bytes - budget.free);
+  let reserved = declared > 0 ? counted(declared) : 0;
+  if (!budget.take(reserved)) return Promise.reject(busy());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const stop = (e: BodyRefused | null) => {
       clearTimeout(timer);
+      budget.give(reserved);
+      reserved = 0;
       req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
       if (!e) return resolve(Buffer.concat(chunks));
       req.pause();
@@ -72,8 +110,12 @@ export function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: numb
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) stop(tooLarge());
-      else chunks.push(chunk);
+      if (size > maxBytes) return stop(tooLarge());
+      if (counted(size) > reserved) {
+        if (!budget.take(counted(size) - reserved)) return stop(busy());
+        reserved = counted(size);
+      }
+      chunks.push(chunk);
     };
     const onEnd = () => stop(null);
     const onGone = () => stop(new BodyRefused(null, 'the client left before its request body arrived'));

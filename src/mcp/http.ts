@@ -3,8 +3,8 @@
 // envelope) and the 2025 line (2025-11-25 and earlier, stateless: no session ids). The SDK answers every protocol
 // error itself: malformed JSON-RPC, a wrong Accept or Content-Type, an unsupported protocol version, GET/DELETE
 // (405, there are no sessions). In front of it, before admission (`mcpGate`): the Host check (DNS rebinding: 400 for
-// a malformed Host, 403 for a foreign one), the body read whole under MAX_BODY_BYTES (413) and the body timeout
-// (408), and the batch bound (400). Browser pages of any origin may call it (CORS, app.ts): it is public, read-only
+// a malformed Host, 403 for a foreign one), the body read whole under MAX_BODY_BYTES (413), the body timeout
+// (408) and the cap on body bytes held across requests (503), and the batch bound (400). Browser pages of any origin may call it (CORS, app.ts): it is public, read-only
 // and holds no credentials, so an Origin allow-list would protect nothing.
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -16,7 +16,7 @@ import { type Config, limitsOf } from '../config.ts';
 import type { Mount, RawRoute } from '../http/endpoints.ts';
 import type { State } from '../http/state.ts';
 import { ownBase } from '../http/urls.ts';
-import { BodyRefused, readBody, whenDone } from '../http/wire.ts';
+import { BodyBudget, BodyRefused, readBody, whenDone } from '../http/wire.ts';
 import { ToolLinks } from './links.ts';
 import { createMcpServer } from './server.ts';
 
@@ -63,6 +63,7 @@ const messageCount = (body: Buffer): number => {
 /** Runs before admission for /api/mcp: checks, then reads the whole body, so a slow client holds no admission slot. */
 export function mcpGate(config: Config) {
   const limits = limitsOf(config);
+  const bodies = new BodyBudget(limits.mcpBodyBytesTotal); // bodies being read, across requests
   return async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.path !== MCP_PATH) return next(); // the canonical path (src/http/paths.ts): no spelling steps around it
     const refused = refuseHost(ctx, config);
@@ -70,11 +71,12 @@ export function mcpGate(config: Config) {
     if (ctx.method !== 'POST') return next();
     let body: Buffer;
     try {
-      body = await readBody(ctx.req, MAX_BODY_BYTES, limits.bodyTimeoutMs);
+      body = await readBody(ctx.req, MAX_BODY_BYTES, limits.bodyTimeoutMs, bodies);
     } catch (e) {
       if (!(e instanceof BodyRefused)) throw e;
       // The rest of the body is left unread: close the connection rather than leave it on it.
       ctx.set('Connection', 'close');
+      if (e.status === 503) ctx.set('Retry-After', '1');
       return send(ctx, rpcError(e.status ?? 400, -32000, e.message));
     }
     const count = messageCount(body);

@@ -257,7 +257,7 @@ async function releaseFile(ctx: Context): Promise<void> {
   if (small) ctx.body = range ? small.subarray(range.start, range.end + 1) : small;
   else if (ctx.method === 'HEAD')
     ctx.status = 200; // headers only: no file opened, no download counted
-  else ctx.body = (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
+  else ctx.body = await (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
   sendRange(ctx, bytes, range);
 }
 
