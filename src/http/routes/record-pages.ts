@@ -1,10 +1,11 @@
-// Every record as a page at a stable URL: /items/{id}, /pages/{id}, /comments/{id}, /meetings/{date},
+// Every record as a page at a stable URL: /items/{id}, /pages/{id}, /comments/{id}, /meetings (by year) and /meetings/{date},
 // /supervisors/{id} (and /supervisors). Each is made by the same query as its API record; the JSON stays at the API
 // URL, where `.json` on a page's path, or an Accept that prefers JSON, is sent (a redirect).
 import type { Context } from 'koa';
 
 import type { Supervisor } from '../../../core/roster.ts';
 import type { Release } from '../../lake/release.ts';
+import { coverageOf, FULL_SPAN, meetingsCoverage } from '../../queries/coverage.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
 import { meetingDate } from '../../queries/meetings.ts';
 import { entity } from '../../queries/snapshots.ts';
@@ -12,7 +13,7 @@ import { supervisors } from '../../queries/supervisors.ts';
 import { itemVoters } from '../../queries/voters.ts';
 import { MAX_YEAR, MIN_YEAR } from '../../queries/years.ts';
 import { href } from '../../render/html/layout.ts';
-import { meetingHtml, supervisorHtml, supervisorsHtml } from '../../render/html/meetings.ts';
+import { meetingHtml, meetingsListHtml, supervisorHtml, supervisorsHtml } from '../../render/html/meetings.ts';
 import { commentHtml, itemHtml, pageRecordHtml } from '../../render/html/records.ts';
 import type { SnapshotLegislativeFile } from '../../schema-types.ts';
 import { etagOf, notModified } from '../cache.ts';
@@ -132,6 +133,15 @@ function positionsUrl(urls: Urls, s: Supervisor): string {
 }
 
 export const recordPageRoutes: RawRoute[] = [
+  {
+    methods: ['GET', 'HEAD'],
+    path: '/meetings',
+    handler: async (ctx) => {
+      const { release } = ctx.state as State;
+      if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}`), 'public, max-age=60')) return;
+      sendHtml(ctx, meetingsListHtml(await meetingsCoverage(release), await coverageOf(release, FULL_SPAN)));
+    },
+  },
   {
     methods: ['GET', 'HEAD'],
     path: '/items/:id',

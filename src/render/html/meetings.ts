@@ -1,6 +1,8 @@
-// A meeting's page (its documents, items in agenda order with actions and roll calls, commenters in order) and a
+// The list of meetings by year (what each holds: the coverage by year in words), a meeting's page (its documents, items in agenda order with actions and roll calls, commenters in order) and a
 // supervisor's pages (term, recorded positions with their coverage, and the list of supervisors).
+import type { MeetingCoverage } from '../../../core/lake/coverage.ts';
 import type { Supervisor } from '../../../core/roster.ts';
+import type { SpanCoverage } from '../../queries/coverage.ts';
 import type { MeetingRecord, VotesAggregate } from '../../schema-types.ts';
 import { coverageHtml } from './coverage.ts';
 import { day, esc, href, month, shell, sources } from './layout.ts';
@@ -89,4 +91,49 @@ export function supervisorsHtml(list: Supervisor[]): string {
     )
     .join('')}</tbody></table>`;
   return shell({ title: 'Supervisors — Board Records' }, main);
+}
+
+/** What a meeting's documents hold, in words: `agenda and minutes · 91 items · 44 roll calls · 16 public comments`. */
+export const holdsText = (m: Omit<MeetingCoverage, 'date' | 'year' | 'documents'>) =>
+  [
+    [m.agenda ? 'agenda' : '', m.minutes ? 'minutes' : ''].filter(Boolean).join(' and '),
+    count(m.items, 'item'),
+    m.rollCalls ? count(m.rollCalls, 'roll call') : 'no recorded vote',
+    m.comments ? count(m.comments, 'public comment') : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+
+/** One year in a sentence: `14 meetings; minutes for 3, recorded votes in 2, public comment in 2.` */
+function yearText(list: MeetingCoverage[]): string {
+  const n = (f: (m: MeetingCoverage) => boolean) => list.filter(f).length;
+  return `${count(list.length, 'meeting')}: agendas for ${n((m) => m.agenda)}, minutes for ${n((m) => m.minutes)}, recorded votes in ${n((m) => m.rollCalls > 0)}, public comment in ${n((m) => m.comments > 0)}.`;
+}
+
+/**
+ * `/meetings`: every meeting the records hold, by year, newest first, each with what its documents hold; the years
+ * first as a table of coverage in words (the page the coverage paragraphs link to).
+ */
+export function meetingsListHtml(all: MeetingCoverage[], overall: SpanCoverage): string {
+  const years = [...new Set(all.map((m) => m.year))].sort((a, b) => b - a);
+  const inYear = (y: number) => all.filter((m) => m.year === y).sort((a, b) => b.date.localeCompare(a.date));
+  const main = `<h1>Meetings</h1>
+<p>Every meeting of the Board of Supervisors whose agenda or minutes the records hold, newest first. The minutes record what was done and the votes; an agenda only lists what was to be taken up.</p>
+${coverageHtml(overall, false)}
+<h2 id="coverage">Coverage by year</h2>
+<table class="years"><thead><tr><th scope="col">Year</th><th scope="col">What the records hold</th></tr></thead><tbody>${years
+    .map((y) => `<tr><td><a href="#y${y}">${y}</a></td><td>${esc(yearText(inYear(y)))}</td></tr>`)
+    .join('')}</tbody></table>
+${years
+  .map(
+    (y) => `<section aria-labelledby="y${y}"><h2 id="y${y}">${y}</h2>
+<ul class="meetings">${inYear(y)
+      .map(
+        (m) =>
+          `<li><a href="${esc(href.meeting(m.date))}">${esc(day(m.date))}</a> <span class="holds">${esc(holdsText(m))}</span></li>`,
+      )
+      .join('')}</ul></section>`,
+  )
+  .join('\n')}`;
+  return shell({ title: 'Meetings — Board Records' }, main);
 }

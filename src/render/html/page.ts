@@ -242,6 +242,7 @@ export function pageHtml(f: Form, supervisors: string[], results: string): strin
     {
       title,
       script: true,
+      searchForm: true,
       feed: f.q ? { href: feedHref(f), title: `Board Records: ${f.q}` } : undefined,
       json: f.q ? apiSearchHref(f) : undefined,
     },
