@@ -130,10 +130,10 @@ t.test('page through results; the page number is in the URL', async (t) => {
   await page.goto(`${base}/?q=housing`);
   const first = await page.$$eval('#results li.result h2 a', (as) => as.map((a) => a.getAttribute('href')));
   t.equal(first.length, 20);
-  t.match(await page.textContent('#results .summary'), /^Results 1–20 of \d+ for “housing”$/);
+  t.match(await page.textContent('#results .summary'), /^Results 1–20 of the best 100 of \d+ for “housing”$/);
   await page.click('.pager a[rel=next]');
   await page.waitForURL(/[?&]page=2/);
-  t.match(await page.textContent('#results .summary'), /^Results 21–40 of \d+/);
+  t.match(await page.textContent('#results .summary'), /^Results 21–40 of the best 100 of \d+/);
   const second = await page.$$eval('#results li.result h2 a', (as) => as.map((a) => a.getAttribute('href')));
   t.equal(second.length, 20);
   t.same(

@@ -50,7 +50,7 @@ async function elsewhere(ctx: Context, id: string, api: (id: string) => string |
 /** A record page: its id from the path, its API URL, the query that reads it (null: 404) and its HTML. */
 function recordPage<R>(
   api: (urls: Urls, id: string, release: Release) => string | Promise<string>,
-  read: (release: Release, urls: Urls, id: string) => Promise<R | null>,
+  read: (release: Release, urls: Urls, id: string, ctx: Context) => Promise<R | null>,
   html: (record: R, ctx: Context) => string,
   what: string,
 ) {
@@ -58,7 +58,7 @@ function recordPage<R>(
     const { release, urls } = ctx.state as State;
     const id = String(ctx.params.id);
     if (await elsewhere(ctx, id, (x) => api(urls, x, release))) return;
-    const record = await read(release, urls, id);
+    const record = await read(release, urls, id, ctx);
     if (record === null) throw notFound(`the records hold no ${what} '${id.slice(0, 80)}'`);
     sendHtml(ctx, html(record, ctx));
   };
@@ -172,9 +172,11 @@ export const recordPageRoutes: RawRoute[] = [
     path: '/meetings/:id',
     handler: recordPage(
       (u, id) => u.meeting(id),
-      async (release, urls, id) => {
+      async (release, urls, id, ctx) => {
         const date = dateOf(id);
-        return date ? getMeeting(release, urls, date, {}) : null;
+        // `?items=agenda`: the agenda's items rather than the minutes' (anything else: the default).
+        const kind = ctx.query.items === 'agenda' || ctx.query.items === 'minutes' ? ctx.query.items : undefined;
+        return date ? getMeeting(release, urls, date, {}, kind) : null;
       },
       meetingHtml,
       'meeting of',

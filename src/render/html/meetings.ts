@@ -8,11 +8,29 @@ import { coverageHtml } from './coverage.ts';
 import { day, esc, href, month, shell, sources } from './layout.ts';
 import { tallyHtml } from './page.ts';
 import { POSITION_CAUTION } from './records.ts';
+import { actionTypeText, resultText, tallyText } from './words.ts';
 
 /** A supervisor's recorded positions (the votes aggregate per roll call) with the API URL of the same answer. */
 export type Positions = VotesAggregate & { url: string };
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const kindOf = (m: MeetingRecord, id: string) => m.documents.find((d) => d.id === id)?.kind ?? 'agenda';
+
+/**
+ * How many of the meeting's items the page lists, and from which document. The meeting's count covers the agenda's
+ * and the minutes' listings of its items alike; the page lists one document's, and links to the other's.
+ */
+function shownHtml(m: MeetingRecord): string {
+  const shown = m.items.length;
+  const from = kindOf(m, m.itemsFrom);
+  const what =
+    from === 'minutes' ? 'the minutes, which record what was done' : 'the agenda, which lists what was to be taken up';
+  if (shown >= m.holds.items) return `<p class="shown">All ${count(shown, 'item')}, from ${what}.</p>`;
+  const other = m.documents.find((d) => d.kind !== from);
+  const rest = m.holds.items - shown;
+  return `<p class="shown">${shown} of the ${m.holds.items} items shown: those of ${what}.${other ? ` <a href="${esc(href.meeting(m.date))}?items=${esc(other.kind)}">Show the ${esc(other.kind)}’${other.kind.endsWith('s') ? '' : 's'} ${rest} instead</a>.` : ''}</p>`;
+}
 
 export function meetingHtml(m: MeetingRecord): string {
   const items = m.items ?? [];
@@ -23,16 +41,16 @@ export function meetingHtml(m: MeetingRecord): string {
     const unvoted = (i.actions ?? []).filter((a) => !rollCalls.some((rc) => rc.action === a));
     return `<li><p><a href="${esc(href.item(i.id))}">File ${esc(i.fileNumber)}: ${esc(i.title)}</a> <span class="tag">${esc(i.itemType ?? '')}${i.section ? ` · ${esc(i.section)}` : ''}</span></p>
 ${unvoted.length ? `<p class="action">${esc(unvoted.join(' · '))}</p>` : ''}
-${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(rc.action)}</strong> · ${tallyHtml(rc)}</p>`).join('')}</li>`;
+${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(resultText(rc.result))} ${esc(tallyText(rc.ayes.length, rc.noes.length))}</strong> on ${esc(actionTypeText(rc.actionType))} (“${esc(rc.action)}”) · ${tallyHtml(rc)}</p>`).join('')}</li>`;
   };
   const main = `<article class="record">
 <h1>Board of Supervisors meeting, ${esc(day(m.date))}</h1>
-<p class="meta">${esc([m.holds.agenda ? 'agenda' : '', m.holds.minutes ? 'minutes' : ''].filter(Boolean).join(' and '))} · ${count(m.holds.items, 'item')} · ${count(m.holds.rollCalls, 'roll call')} · ${count(m.holds.comments, 'public comment')}</p>
+<p class="meta">${esc(holdsText(m.holds))}</p>
 <h2>Official documents</h2>
 <ul>${m.documents.map((d) => `<li><a class="official" href="${esc(d.officialUrl)}">${esc(d.title)}</a> (${esc(d.kind)}, ${count(d.pages, 'page')})</li>`).join('')}</ul>
 ${coverageHtml(m.coverage)}
-<h2>Items, in agenda order</h2>
-${items.length ? `${m.holds.rollCalls ? `<p class="caution">${esc(POSITION_CAUTION)}</p>` : ''}<p>From the ${esc(String(m.itemsFrom).endsWith('minutes') ? 'minutes' : 'agenda')}.</p><ol class="items">${items.map(itemHtml).join('\n')}</ol>` : '<p>No legislative item was read from this meeting’s documents.</p>'}
+<h2 id="items">Items, in agenda order</h2>
+${items.length ? `${m.holds.rollCalls ? `<p class="caution">${esc(POSITION_CAUTION)}</p>` : ''}${shownHtml(m)}<ol class="items">${items.map(itemHtml).join('\n')}</ol>` : '<p>No legislative item was read from this meeting’s documents.</p>'}
 ${comments.length ? `<h2>Public comment, in order</h2><ol>${comments.map((c) => `<li><a href="${esc(href.comment(c.id))}">${esc(c.speaker)}</a>: ${esc(c.statement)}</li>`).join('')}</ol>` : ''}
 ${sources([], m.transcriptUrl, m.markdownUrl)}
 </article>`;
