@@ -64,7 +64,7 @@ t.test('from a search to an item page, to its meeting and to the official PDF pa
   );
   t.match(
     await page.textContent('ol.items'),
-    /Vote 2: NOT ADOPTED · Ayes 7: Avalos, Breed, Campos, Kim, Mar, Peskin, Yee · Noes 3: Cohen, Tang, Wiener/,
+    /Vote 2: Not adopted 7–3 · “NOT ADOPTED” · Ayes 7: Avalos, Breed, Campos, Kim, Mar, Peskin, Yee · Noes 3: Cohen, Tang, Wiener/,
     'each vote on one line',
   );
   const official = await page.$$eval('a.official', (as) => as.map((a) => (a as HTMLAnchorElement).href));

@@ -8,7 +8,7 @@ import { coverageHtml } from './coverage.ts';
 import { day, esc, href, month, shell, sources } from './layout.ts';
 import { tallyHtml } from './page.ts';
 import { POSITION_CAUTION } from './records.ts';
-import { actionTypeText, resultText, tallyText } from './words.ts';
+import { resultText, tallyText } from './words.ts';
 
 /** A supervisor's recorded positions (the votes aggregate per roll call) with the API URL of the same answer. */
 export type Positions = VotesAggregate & { url: string };
@@ -41,7 +41,7 @@ export function meetingHtml(m: MeetingRecord): string {
     const unvoted = (i.actions ?? []).filter((a) => !rollCalls.some((rc) => rc.action === a));
     return `<li><p><a href="${esc(href.item(i.id))}">File ${esc(i.fileNumber)}: ${esc(i.title)}</a> <span class="tag">${esc(i.itemType ?? '')}${i.section ? ` · ${esc(i.section)}` : ''}</span></p>
 ${unvoted.length ? `<p class="action">${esc(unvoted.join(' · '))}</p>` : ''}
-${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(resultText(rc.result))} ${esc(tallyText(rc.ayes.length, rc.noes.length))}</strong> on ${esc(actionTypeText(rc.actionType))} (“${esc(rc.action)}”) · ${tallyHtml(rc)}</p>`).join('')}</li>`;
+${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(resultText(rc.result))} ${esc(tallyText(rc.ayes.length, rc.noes.length))}</strong> · “${esc(rc.action)}” · ${tallyHtml(rc)}</p>`).join('')}</li>`;
   };
   const main = `<article class="record">
 <h1>Board of Supervisors meeting, ${esc(day(m.date))}</h1>
