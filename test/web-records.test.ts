@@ -64,7 +64,7 @@ t.test('from a search to an item page, to its meeting and to the official PDF pa
   );
   t.match(
     await page.textContent('ol.items'),
-    /Vote 2: NOT ADOPTED · Ayes 7: Avalos, Breed, Campos, Kim, Mar, Peskin, Yee · Noes 3: Cohen, Tang, Wiener/,
+    /Vote 2: Not adopted 7–3 · “NOT ADOPTED” · Ayes 7: Avalos, Breed, Campos, Kim, Mar, Peskin, Yee · Noes 3: Cohen, Tang, Wiener/,
     'each vote on one line',
   );
   const official = await page.$$eval('a.official', (as) => as.map((a) => (a as HTMLAnchorElement).href));
@@ -130,10 +130,10 @@ t.test('page through results; the page number is in the URL', async (t) => {
   await page.goto(`${base}/?q=housing`);
   const first = await page.$$eval('#results li.result h2 a', (as) => as.map((a) => a.getAttribute('href')));
   t.equal(first.length, 20);
-  t.match(await page.textContent('#results .summary'), /^Results 1–20 of \d+ for “housing”$/);
+  t.match(await page.textContent('#results .summary'), /^Results 1–20 of the best 100 of \d+ for “housing”$/);
   await page.click('.pager a[rel=next]');
   await page.waitForURL(/[?&]page=2/);
-  t.match(await page.textContent('#results .summary'), /^Results 21–40 of \d+/);
+  t.match(await page.textContent('#results .summary'), /^Results 21–40 of the best 100 of \d+/);
   const second = await page.$$eval('#results li.result h2 a', (as) => as.map((a) => a.getAttribute('href')));
   t.equal(second.length, 20);
   t.same(

@@ -88,14 +88,26 @@ async function meetingFacts(release: Release, date: string, year: number): Promi
   };
 }
 
-/** One meeting, or null when the lake holds no document of that date. */
-export async function getMeeting(release: Release, links: Links, date: string, p: MeetingParams) {
+/**
+ * One meeting, or null when the lake holds no document of that date. Its items are the minutes' when it has them;
+ * `kind` asks for another document's (the meeting page's way to the agenda's items), when the meeting has one.
+ */
+export async function getMeeting(
+  release: Release,
+  links: Links,
+  date: string,
+  p: MeetingParams,
+  kind?: 'agenda' | 'minutes',
+) {
   const all = await meetingsCoverage(release);
   const meeting: MeetingCoverage | undefined = all.find((m) => m.date === date);
   if (!meeting) return null;
   const docs = await documentsOf(release);
   // The minutes record what happened; without them, the agenda says what was to be taken up.
-  const itemsFrom = meeting.documents.find((id) => docs.get(id)?.kind === 'minutes') ?? meeting.documents[0];
+  const itemsFrom =
+    meeting.documents.find((id) => docs.get(id)?.kind === (kind ?? 'minutes')) ??
+    meeting.documents.find((id) => docs.get(id)?.kind === 'minutes') ??
+    meeting.documents[0];
   const qi = new Params();
   const filter = rollCallFilter(p, qi, 'i.item_id');
   const qc = new Params();

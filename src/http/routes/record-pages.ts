@@ -1,10 +1,11 @@
-// Every record as a page at a stable URL: /items/{id}, /pages/{id}, /comments/{id}, /meetings/{date},
+// Every record as a page at a stable URL: /items/{id}, /pages/{id}, /comments/{id}, /meetings (by year) and /meetings/{date},
 // /supervisors/{id} (and /supervisors). Each is made by the same query as its API record; the JSON stays at the API
 // URL, where `.json` on a page's path, or an Accept that prefers JSON, is sent (a redirect).
 import type { Context } from 'koa';
 
 import type { Supervisor } from '../../../core/roster.ts';
 import type { Release } from '../../lake/release.ts';
+import { coverageOf, FULL_SPAN, meetingsCoverage } from '../../queries/coverage.ts';
 import { InvalidParameter } from '../../queries/errors.ts';
 import { meetingDate } from '../../queries/meetings.ts';
 import { entity } from '../../queries/snapshots.ts';
@@ -12,7 +13,7 @@ import { supervisors } from '../../queries/supervisors.ts';
 import { itemVoters } from '../../queries/voters.ts';
 import { MAX_YEAR, MIN_YEAR } from '../../queries/years.ts';
 import { href } from '../../render/html/layout.ts';
-import { meetingHtml, supervisorHtml, supervisorsHtml } from '../../render/html/meetings.ts';
+import { meetingHtml, meetingsListHtml, supervisorHtml, supervisorsHtml } from '../../render/html/meetings.ts';
 import { commentHtml, itemHtml, pageRecordHtml } from '../../render/html/records.ts';
 import type { SnapshotLegislativeFile } from '../../schema-types.ts';
 import { etagOf, notModified } from '../cache.ts';
@@ -49,7 +50,7 @@ async function elsewhere(ctx: Context, id: string, api: (id: string) => string |
 /** A record page: its id from the path, its API URL, the query that reads it (null: 404) and its HTML. */
 function recordPage<R>(
   api: (urls: Urls, id: string, release: Release) => string | Promise<string>,
-  read: (release: Release, urls: Urls, id: string) => Promise<R | null>,
+  read: (release: Release, urls: Urls, id: string, ctx: Context) => Promise<R | null>,
   html: (record: R, ctx: Context) => string,
   what: string,
 ) {
@@ -57,7 +58,7 @@ function recordPage<R>(
     const { release, urls } = ctx.state as State;
     const id = String(ctx.params.id);
     if (await elsewhere(ctx, id, (x) => api(urls, x, release))) return;
-    const record = await read(release, urls, id);
+    const record = await read(release, urls, id, ctx);
     if (record === null) throw notFound(`the records hold no ${what} '${id.slice(0, 80)}'`);
     sendHtml(ctx, html(record, ctx));
   };
@@ -134,6 +135,15 @@ function positionsUrl(urls: Urls, s: Supervisor): string {
 export const recordPageRoutes: RawRoute[] = [
   {
     methods: ['GET', 'HEAD'],
+    path: '/meetings',
+    handler: async (ctx) => {
+      const { release } = ctx.state as State;
+      if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}`), 'public, max-age=60')) return;
+      sendHtml(ctx, meetingsListHtml(await meetingsCoverage(release), await coverageOf(release, FULL_SPAN)));
+    },
+  },
+  {
+    methods: ['GET', 'HEAD'],
     path: '/items/:id',
     handler: recordPage(
       (u, id) => u.item(id),
@@ -162,9 +172,11 @@ export const recordPageRoutes: RawRoute[] = [
     path: '/meetings/:id',
     handler: recordPage(
       (u, id) => u.meeting(id),
-      async (release, urls, id) => {
+      async (release, urls, id, ctx) => {
         const date = dateOf(id);
-        return date ? getMeeting(release, urls, date, {}) : null;
+        // `?items=agenda`: the agenda's items rather than the minutes' (anything else: the default).
+        const kind = ctx.query.items === 'agenda' || ctx.query.items === 'minutes' ? ctx.query.items : undefined;
+        return date ? getMeeting(release, urls, date, {}, kind) : null;
       },
       meetingHtml,
       'meeting of',

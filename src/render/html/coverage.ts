@@ -37,6 +37,6 @@ export function coverageSentences(c: SpanCoverage): string[] {
   return out;
 }
 
-/** The coverage paragraph, with a link to the year-by-year table. */
-export const coverageHtml = (c: SpanCoverage) =>
-  `<p class="coverage"><strong>What the records cover:</strong> ${esc(coverageSentences(c).join(' '))} <a href="/api/coverage.md">Coverage by year</a></p>`;
+/** The coverage paragraph, with a link to the year-by-year page (left out on that page itself). */
+export const coverageHtml = (c: SpanCoverage, link = true) =>
+  `<p class="coverage"><strong>What the records cover:</strong> ${esc(coverageSentences(c).join(' '))}${link ? ' <a href="/meetings#coverage">Coverage by year</a>' : ''}</p>`;

@@ -36,6 +36,7 @@ export const href = {
   meeting: (date: string) => `/meetings/${encodeURIComponent(date)}`,
   supervisor: (id: string) => `/supervisors/${encodeURIComponent(id)}`,
   supervisors: () => '/supervisors',
+  meetings: (year?: number) => (year ? `/meetings#y${year}` : '/meetings'),
   supervisorFeed: (id: string) => `/feeds/supervisors/${encodeURIComponent(id)}`,
 };
 
@@ -48,9 +49,17 @@ export interface Shell {
   /** The search page's script (the results swap in without a reload). */
   script?: boolean;
   noindex?: boolean;
+  /** The page holds the search form itself (the home page): the header then leaves its search box out. */
+  searchForm?: boolean;
+  /** The query a page was reached with, kept in the header's search box. */
+  q?: string;
 }
 
 const SITE = 'San Francisco Board of Supervisors: agendas, minutes, recorded votes and public comment.';
+
+/** The search box every page carries in its header (the home page has the full form instead). */
+const headerSearch = (q: string) =>
+  `<form class="site-search" method="get" action="/" role="search" aria-label="Search the records"><label class="visually-hidden" for="site-q">Search the records</label><input id="site-q" name="q" type="search" value="${esc(q)}" minlength="2" maxlength="300" required placeholder="Search the records"><button type="submit">Search</button></form>`;
 
 export function shell(s: Shell, main: string): string {
   return `<!doctype html>
@@ -63,7 +72,9 @@ ${s.noindex ? '<meta name="robots" content="noindex">\n' : ''}<title>${esc(s.tit
 ${s.json ? `<link rel="alternate" type="application/json" href="${esc(s.json)}">\n` : ''}${s.feed ? `<link rel="alternate" type="application/atom+xml" title="${esc(s.feed.title)}" href="${esc(s.feed.href)}">\n` : ''}${s.script ? '<script src="/assets/app.js" defer></script>\n' : ''}</head>
 <body>
 <a class="skip" href="#main">Skip to main content</a>
-<header><p class="site"><a href="/">Board Records</a></p><p class="about">${SITE} <a href="/supervisors">Supervisors</a> · <a href="/api/openapi.json">API</a></p></header>
+<header><p class="site"><a href="/">Board Records</a></p><p class="about">${SITE}</p>
+<nav class="site-nav" aria-label="Site"><a href="/meetings">Meetings</a><a href="/supervisors">Supervisors</a><a href="/api/openapi.json">API</a></nav>
+${s.searchForm ? '' : headerSearch(s.q ?? '')}</header>
 <main id="main" tabindex="-1">
 ${main}
 </main>

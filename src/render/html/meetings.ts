@@ -1,16 +1,36 @@
-// A meeting's page (its documents, items in agenda order with actions and roll calls, commenters in order) and a
+// The list of meetings by year (what each holds: the coverage by year in words), a meeting's page (its documents, items in agenda order with actions and roll calls, commenters in order) and a
 // supervisor's pages (term, recorded positions with their coverage, and the list of supervisors).
+import type { MeetingCoverage } from '../../../core/lake/coverage.ts';
 import type { Supervisor } from '../../../core/roster.ts';
+import type { SpanCoverage } from '../../queries/coverage.ts';
 import type { MeetingRecord, VotesAggregate } from '../../schema-types.ts';
 import { coverageHtml } from './coverage.ts';
 import { day, esc, href, month, shell, sources } from './layout.ts';
 import { tallyHtml } from './page.ts';
 import { POSITION_CAUTION } from './records.ts';
+import { resultText, tallyText } from './words.ts';
 
 /** A supervisor's recorded positions (the votes aggregate per roll call) with the API URL of the same answer. */
 export type Positions = VotesAggregate & { url: string };
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const kindOf = (m: MeetingRecord, id: string) => m.documents.find((d) => d.id === id)?.kind ?? 'agenda';
+
+/**
+ * How many of the meeting's items the page lists, and from which document. The meeting's count covers the agenda's
+ * and the minutes' listings of its items alike; the page lists one document's, and links to the other's.
+ */
+function shownHtml(m: MeetingRecord): string {
+  const shown = m.items.length;
+  const from = kindOf(m, m.itemsFrom);
+  const what =
+    from === 'minutes' ? 'the minutes, which record what was done' : 'the agenda, which lists what was to be taken up';
+  if (shown >= m.holds.items) return `<p class="shown">All ${count(shown, 'item')}, from ${what}.</p>`;
+  const other = m.documents.find((d) => d.kind !== from);
+  const rest = m.holds.items - shown;
+  return `<p class="shown">${shown} of the ${m.holds.items} items shown: those of ${what}.${other ? ` <a href="${esc(href.meeting(m.date))}?items=${esc(other.kind)}">Show the ${esc(other.kind)}’${other.kind.endsWith('s') ? '' : 's'} ${rest} instead</a>.` : ''}</p>`;
+}
 
 export function meetingHtml(m: MeetingRecord): string {
   const items = m.items ?? [];
@@ -21,16 +41,16 @@ export function meetingHtml(m: MeetingRecord): string {
     const unvoted = (i.actions ?? []).filter((a) => !rollCalls.some((rc) => rc.action === a));
     return `<li><p><a href="${esc(href.item(i.id))}">File ${esc(i.fileNumber)}: ${esc(i.title)}</a> <span class="tag">${esc(i.itemType ?? '')}${i.section ? ` · ${esc(i.section)}` : ''}</span></p>
 ${unvoted.length ? `<p class="action">${esc(unvoted.join(' · '))}</p>` : ''}
-${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(rc.action)}</strong> · ${tallyHtml(rc)}</p>`).join('')}</li>`;
+${rollCalls.map((rc) => `<p class="rc"><a href="${esc(href.item(i.id))}#vote-${esc(rc.sequence)}">Vote ${esc(rc.sequence)}</a>: <strong>${esc(resultText(rc.result))} ${esc(tallyText(rc.ayes.length, rc.noes.length))}</strong> · “${esc(rc.action)}” · ${tallyHtml(rc)}</p>`).join('')}</li>`;
   };
   const main = `<article class="record">
 <h1>Board of Supervisors meeting, ${esc(day(m.date))}</h1>
-<p class="meta">${esc([m.holds.agenda ? 'agenda' : '', m.holds.minutes ? 'minutes' : ''].filter(Boolean).join(' and '))} · ${count(m.holds.items, 'item')} · ${count(m.holds.rollCalls, 'roll call')} · ${count(m.holds.comments, 'public comment')}</p>
+<p class="meta">${esc(holdsText(m.holds))}</p>
 <h2>Official documents</h2>
 <ul>${m.documents.map((d) => `<li><a class="official" href="${esc(d.officialUrl)}">${esc(d.title)}</a> (${esc(d.kind)}, ${count(d.pages, 'page')})</li>`).join('')}</ul>
 ${coverageHtml(m.coverage)}
-<h2>Items, in agenda order</h2>
-${items.length ? `${m.holds.rollCalls ? `<p class="caution">${esc(POSITION_CAUTION)}</p>` : ''}<p>From the ${esc(String(m.itemsFrom).endsWith('minutes') ? 'minutes' : 'agenda')}.</p><ol class="items">${items.map(itemHtml).join('\n')}</ol>` : '<p>No legislative item was read from this meeting’s documents.</p>'}
+<h2 id="items">Items, in agenda order</h2>
+${items.length ? `${m.holds.rollCalls ? `<p class="caution">${esc(POSITION_CAUTION)}</p>` : ''}${shownHtml(m)}<ol class="items">${items.map(itemHtml).join('\n')}</ol>` : '<p>No legislative item was read from this meeting’s documents.</p>'}
 ${comments.length ? `<h2>Public comment, in order</h2><ol>${comments.map((c) => `<li><a href="${esc(href.comment(c.id))}">${esc(c.speaker)}</a>: ${esc(c.statement)}</li>`).join('')}</ol>` : ''}
 ${sources([], m.transcriptUrl, m.markdownUrl)}
 </article>`;
@@ -89,4 +109,49 @@ export function supervisorsHtml(list: Supervisor[]): string {
     )
     .join('')}</tbody></table>`;
   return shell({ title: 'Supervisors — Board Records' }, main);
+}
+
+/** What a meeting's documents hold, in words: `agenda and minutes · 91 items · 44 roll calls · 16 public comments`. */
+export const holdsText = (m: Omit<MeetingCoverage, 'date' | 'year' | 'documents'>) =>
+  [
+    [m.agenda ? 'agenda' : '', m.minutes ? 'minutes' : ''].filter(Boolean).join(' and '),
+    count(m.items, 'item'),
+    m.rollCalls ? count(m.rollCalls, 'roll call') : 'no recorded vote',
+    m.comments ? count(m.comments, 'public comment') : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+
+/** One year in a sentence: `14 meetings; minutes for 3, recorded votes in 2, public comment in 2.` */
+function yearText(list: MeetingCoverage[]): string {
+  const n = (f: (m: MeetingCoverage) => boolean) => list.filter(f).length;
+  return `${count(list.length, 'meeting')}: agendas for ${n((m) => m.agenda)}, minutes for ${n((m) => m.minutes)}, recorded votes in ${n((m) => m.rollCalls > 0)}, public comment in ${n((m) => m.comments > 0)}.`;
+}
+
+/**
+ * `/meetings`: every meeting the records hold, by year, newest first, each with what its documents hold; the years
+ * first as a table of coverage in words (the page the coverage paragraphs link to).
+ */
+export function meetingsListHtml(all: MeetingCoverage[], overall: SpanCoverage): string {
+  const years = [...new Set(all.map((m) => m.year))].sort((a, b) => b - a);
+  const inYear = (y: number) => all.filter((m) => m.year === y).sort((a, b) => b.date.localeCompare(a.date));
+  const main = `<h1>Meetings</h1>
+<p>Every meeting of the Board of Supervisors whose agenda or minutes the records hold, newest first. The minutes record what was done and the votes; an agenda only lists what was to be taken up.</p>
+${coverageHtml(overall, false)}
+<h2 id="coverage">Coverage by year</h2>
+<table class="years"><thead><tr><th scope="col">Year</th><th scope="col">What the records hold</th></tr></thead><tbody>${years
+    .map((y) => `<tr><td><a href="#y${y}">${y}</a></td><td>${esc(yearText(inYear(y)))}</td></tr>`)
+    .join('')}</tbody></table>
+${years
+  .map(
+    (y) => `<section aria-labelledby="y${y}"><h2 id="y${y}">${y}</h2>
+<ul class="meetings">${inYear(y)
+      .map(
+        (m) =>
+          `<li><a href="${esc(href.meeting(m.date))}">${esc(day(m.date))}</a> <span class="holds">${esc(holdsText(m))}</span></li>`,
+      )
+      .join('')}</ul></section>`,
+  )
+  .join('\n')}`;
+  return shell({ title: 'Meetings — Board Records' }, main);
 }

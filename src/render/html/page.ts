@@ -5,6 +5,7 @@ import type { RollCall, SearchResponse, Supervisor } from '../../schema-types.ts
 import { coverageHtml } from './coverage.ts';
 import { type Refusal, refusalHtml } from './errors.ts';
 import { day, esc, href, shell } from './layout.ts';
+import { actionTypeText, qualifierText } from './words.ts';
 
 /** One result of a search. */
 export type SearchResult = SearchResponse['results'][number];
@@ -136,7 +137,9 @@ export function factsText(x: {
   return [
     x.housingUnits?.length ? `Units: ${x.housingUnits.join(', ')}` : '',
     x.addresses?.length ? `Addresses: ${x.addresses.join('; ')}` : '',
-    x.amounts?.length ? `Amounts: ${x.amounts.map((a) => `${a.raw} (${a.qualifier})`).join('; ')}` : '',
+    x.amounts?.length
+      ? `Amounts: ${x.amounts.map((a) => `${a.raw} (${qualifierText(String(a.qualifier))})`).join('; ')}`
+      : '',
     x.parties?.length ? `Parties: ${x.parties.join('; ')}` : '',
   ].filter(Boolean);
 }
@@ -159,7 +162,7 @@ function resultHtml(r: SearchResult, q: string, voter: Supervisor | undefined): 
   return `<li class="result ${esc(type)}" data-type="${esc(type)}">
   <p class="meta"><span class="badge">${esc(TYPE_LABEL[type] ?? type)}</span> <a href="${esc(href.meeting(r.meetingDate))}">${esc(day(r.meetingDate))}</a> · ${esc(r.kind)} · page ${esc(r.page)}${(r.groupCount ?? 0) > 1 ? ` · ${esc(r.groupCount)} records of this file` : ''}</p>
   <h2><a href="${esc(resultHref(r, q))}">${esc(r.title)}</a></h2>
-  ${r.matchedAction ? `<p class="action"><strong>Action:</strong> ${esc(r.matchedAction)} <span class="tag">${esc(r.actionType)}${r.isFinal ? ', final' : ''}</span></p>` : ''}
+  ${r.matchedAction ? `<p class="action"><strong>Action:</strong> ${esc(r.matchedAction)} <span class="tag">${esc(actionTypeText(r.actionType))}${r.isFinal ? ', final action' : ''}</span></p>` : ''}
   ${r.recordedPosition ? `<p class="position"><a href="${esc(href.supervisor(voter?.id ?? ''))}">${esc(r.supervisor)}</a> recorded <strong class="pos-${esc(r.recordedPosition)}">${esc(r.recordedPosition)}</strong></p>` : ''}
   ${r.rollCall ? rollCallHtml(rollCallOf(r)) : ''}
   ${type === 'vote' ? '' : `<p class="snippet">${marked(r.snippet)}</p>`}
@@ -226,7 +229,7 @@ export function resultsHtml(
   const last = Math.max(f.page, Math.ceil(body.results.length / PER_PAGE));
   const more = body.results.length > first - 1 + PER_PAGE;
   const showsVotes = results.some((r) => r.rollCall);
-  return section(`<p class="summary">${body.total <= PER_PAGE ? `${esc(body.total)} ${body.total === 1 ? 'result' : 'results'}` : `Results ${first}–${first + results.length - 1} of ${esc(body.total)}`} for “${esc(f.q)}”${filters.length ? ` · ${esc(filters.join(', '))}` : ''}</p>
+  return section(`<p class="summary">${body.total <= PER_PAGE ? `${esc(body.total)} ${body.total === 1 ? 'result' : 'results'}` : `Results ${first}–${first + results.length - 1} of ${body.total > body.results.length ? `the best ${body.results.length} of ` : ''}${esc(body.total)}`} for “${esc(f.q)}”${filters.length ? ` · ${esc(filters.join(', '))}` : ''}</p>
   ${showsVotes ? CAUTION : ''}
   <ol class="results" start="${first}">${results.map((r) => resultHtml(r, f.q, body.voter)).join('\n')}</ol>
   ${pagerHtml(f, more, last, body.total)}
@@ -242,6 +245,7 @@ export function pageHtml(f: Form, supervisors: string[], results: string): strin
     {
       title,
       script: true,
+      searchForm: true,
       feed: f.q ? { href: feedHref(f), title: `Board Records: ${f.q}` } : undefined,
       json: f.q ? apiSearchHref(f) : undefined,
     },

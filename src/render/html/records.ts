@@ -13,6 +13,7 @@ import type {
 } from '../../schema-types.ts';
 import { commentsOf } from '../markdown/records.ts';
 import { day, esc, href, shell, sources } from './layout.ts';
+import { actionTypeText, qualifierText, resultText, tallyText } from './words.ts';
 
 export const POSITION_CAUTION =
   'A recorded position is a vote on the action named beside it, not a stance on the matter: an aye on a motion to disapprove opposes the project. Read the action.';
@@ -38,8 +39,8 @@ const names = (list: string[], whoIs: WhoIs) =>
 /** One roll call: the action voted on, what it did, and the names by recorded position (linked to their supervisors). */
 export function rollCallTable(rc: RollCall, n: number, whoIs: WhoIs = () => null): string {
   const notes = [
-    rc.actionType,
-    rc.result,
+    `${resultText(rc.result)} ${tallyText(rc.ayes.length, rc.noes.length)}`,
+    `on ${actionTypeText(rc.actionType)}`,
     rc.isFinal ? 'final action' : '',
     rc.rescindedBy ? `undone by vote ${rc.rescindedBy}` : '',
     rc.sharedVote ? 'same vote as an earlier roll call' : '',
@@ -58,7 +59,10 @@ export function rollCallTable(rc: RollCall, n: number, whoIs: WhoIs = () => null
 
 function factsHtml(x: Partial<Extracted>): string {
   const groups: [string, string[]][] = [
-    ['Amounts', (x.amounts ?? []).map((a) => `${esc(a.raw)} <span class="tag">${esc(a.qualifier)}</span>`)],
+    [
+      'Amounts',
+      (x.amounts ?? []).map((a) => `${esc(a.raw)} <span class="tag">${esc(qualifierText(a.qualifier))}</span>`),
+    ],
     ['Addresses', (x.addresses ?? []).map(esc)],
     ['Housing units', (x.housingUnits ?? []).map(esc)],
     ['Parties', (x.parties ?? []).map(esc)],
@@ -81,14 +85,55 @@ function otherMeetingsHtml(item: ItemRecord, file: SnapshotLegislativeFile | nul
     .join('')}</ul>`;
 }
 
+/** A vote that stands: not undone later, and on the matter itself (not a procedural motion or a rescission). */
+const decides = (rc: RollCall) => !rc.rescindedBy && rc.actionType !== 'other' && rc.actionType !== 'rescission';
+
+/**
+ * What became of the item at this meeting, first on its page: the last vote that stands (`Passed 11–0`, on what, and
+ * whether final), else the last action printed; then what was printed after that vote, and any vote undone.
+ */
+export function outcomeHtml(item: ItemRecord): string {
+  const rollCalls: RollCall[] = item.rollCalls ?? [];
+  const lines = item.statusLines ?? [];
+  const vote = rollCalls.filter(decides).at(-1);
+  const undone = rollCalls.filter((rc) => rc.rescindedBy);
+  const after = vote ? lines.slice(lines.lastIndexOf(vote.action) + 1) : [];
+  const head = vote
+    ? `<p class="verdict">${esc(resultText(vote.result))} ${esc(tallyText(vote.ayes.length, vote.noes.length))}</p>
+<p>On ${esc(actionTypeText(vote.actionType))}${vote.isFinal ? ', the final action' : ''}: “${esc(vote.action)}” · <a href="#vote-${esc(vote.sequence)}">Vote ${esc(vote.sequence)}</a></p>`
+    : lines.length
+      ? `<p class="verdict">${esc(lines.at(-1))}</p>`
+      : `<p class="verdict">No action is printed</p><p>${item.kind === 'agenda' ? 'An agenda lists what is to be taken up; the minutes record what was done.' : 'The minutes print no action for this item.'}</p>`;
+  const more = [
+    ...(vote && lines.includes(vote.action) ? after.map((l) => `Then: ${l}`) : []),
+    ...undone.map(
+      (rc) =>
+        `Vote ${rc.sequence} (${resultText(rc.result)} ${tallyText(rc.ayes.length, rc.noes.length)}) was undone by vote ${rc.rescindedBy}.`,
+    ),
+  ];
+  return `<section class="outcome" aria-label="Outcome at this meeting">${head}${more.map((l) => `<p>${esc(l)}</p>`).join('')}${rollCalls.length > 1 ? `<p>${rollCalls.length} roll calls on this item, below.</p>` : ''}</section>`;
+}
+
+/** Titles longer than this are cut in the heading (at a word) and given whole in a fold below the outcome. */
+const SHORT_TITLE = 110;
+
+const cut = (s: string) => {
+  if (s.length <= SHORT_TITLE) return s;
+  const head = s.slice(0, SHORT_TITLE);
+  return `${head.slice(0, Math.max(head.lastIndexOf(' '), 60)).replace(/[\s,;:.-]+$/, '')}…`;
+};
+
 export function itemHtml(item: ItemRecord, file: SnapshotLegislativeFile | null, whoIs: WhoIs): string {
   const pages = item.startPage === item.endPage ? `page ${item.startPage}` : `pages ${item.startPage}–${item.endPage}`;
   const rollCalls: RollCall[] = item.rollCalls ?? [];
   const comments = item.comments ? commentsOf(item) : [];
+  // The outcome comes before a long title and description: they fold, the file number stays in the heading.
+  const folded = item.title.length > SHORT_TITLE || (item.longTitle ?? '').length > 200;
   const main = `<article class="record">
 <p class="meta">${esc(item.itemType ?? 'Item')} · <a href="${esc(href.meeting(item.meetingDate))}">Meeting of ${esc(day(item.meetingDate))}</a> · ${esc(item.kind)}, ${pages}${item.sponsors?.length ? ` · Sponsors: ${esc(item.sponsors.join(', '))}` : ''}</p>
-<h1>File ${esc(item.fileNumber)}: ${esc(item.title)}</h1>
-${item.longTitle ? `<p class="long">${esc(item.longTitle)}</p>` : ''}
+<h1>File ${esc(item.fileNumber)}: ${esc(cut(item.title))}</h1>
+${outcomeHtml(item)}
+${folded ? `<details class="title"><summary>The full title${item.longTitle ? ' and description' : ''}</summary><p>${esc(item.title)}</p>${item.longTitle ? `<p class="long">${esc(item.longTitle)}</p>` : ''}</details>` : item.longTitle ? `<p class="long">${esc(item.longTitle)}</p>` : ''}
 <p><a class="official" href="${esc(item.officialUrl)}">Official PDF, page ${esc(item.startPage)}</a></p>
 <h2>Actions, in order</h2>
 ${item.statusLines?.length ? `<ol class="actions">${item.statusLines.map((s) => `<li>${esc(s)}</li>`).join('')}</ol>` : '<p>No action is printed for this item.</p>'}
