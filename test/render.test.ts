@@ -118,7 +118,9 @@ t.test("search results as Markdown and as the page's HTML, with a query that hol
   t.notMatch(html, /<b>/, 'no markup from the query');
   t.match(
     html,
-    new RegExp(`<p class="summary">(?:Results 1–\\d+ of ${body.total}|${body.total} results?) for “housing &lt;b&gt;”`),
+    new RegExp(
+      `<p class="summary">(?:Results 1–\\d+ of (?:the best \\d+ of )?${body.total}|${body.total} results?) for “housing &lt;b&gt;”`,
+    ),
     'the count of results, in the summary line',
   );
 });

@@ -102,7 +102,7 @@ export function outcomeHtml(item: ItemRecord): string {
     ? `<p class="verdict">${esc(resultText(vote.result))} ${esc(tallyText(vote.ayes.length, vote.noes.length))}</p>
 <p>On ${esc(actionTypeText(vote.actionType))}${vote.isFinal ? ', the final action' : ''}: “${esc(vote.action)}” · <a href="#vote-${esc(vote.sequence)}">Vote ${esc(vote.sequence)}</a></p>`
     : lines.length
-      ? `<p class="verdict">${esc(lines.at(-1))}</p>`
+      ? `<p class="verdict printed">${esc(lines.at(-1))}</p>`
       : `<p class="verdict">No action is printed</p><p>${item.kind === 'agenda' ? 'An agenda lists what is to be taken up; the minutes record what was done.' : 'The minutes print no action for this item.'}</p>`;
   const more = [
     ...(vote && lines.includes(vote.action) ? after.map((l) => `Then: ${l}`) : []),
