@@ -55,6 +55,7 @@ const SAMPLES: Record<string, string> = {
   '/items/:id': '/items/2016-12-06-agenda-161230',
   '/pages/:id': '/pages/2016-11-01-minutes-p4',
   '/comments/:id': '/comments/2016-11-01-minutes-c012',
+  '/meetings': '/meetings',
   '/meetings/:id': '/meetings/2016-11-01',
   '/feeds/search': '/feeds/search?q=housing',
   '/feeds/supervisors/:id': '/feeds/supervisors/aaron-peskin',
