@@ -44,6 +44,21 @@ export async function makeCorpus(files: Record<string, string> | string[]): Prom
   return dir;
 }
 
+/** The Members Present of the real 2016-11-01 minutes, in their order: the parser's and the meeting record's roll. */
+export const MEMBERS_2016_11_01 = [
+  'John Avalos',
+  'London Breed',
+  'David Campos',
+  'Malia Cohen',
+  'Mark Farrell',
+  'Jane Kim',
+  'Eric Mar',
+  'Aaron Peskin',
+  'Katy Tang',
+  'Scott Wiener',
+  'Norman Yee',
+];
+
 export const newLake = () => mkdtemp(join(tmpdir(), 'lake-'));
 
 export function build(corpus: string, lake: string, createdAt?: string): Promise<BuildResult> {

@@ -4,6 +4,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import t from 'tap';
 
+import { MEMBERS_2016_11_01 } from './corpora.ts';
 import type { Json } from './fixture.ts';
 import { get, getValid, startFixtureServer } from './fixture.ts';
 
@@ -15,19 +16,7 @@ t.test('the minutes of 2016-11-01: presiding, called to order, adjourned, noted 
   t.same(m.facts, {
     meetingType: 'Regular Meeting',
     agendaItems: 44,
-    members: [
-      'John Avalos',
-      'London Breed',
-      'David Campos',
-      'Malia Cohen',
-      'Mark Farrell',
-      'Jane Kim',
-      'Eric Mar',
-      'Aaron Peskin',
-      'Katy Tang',
-      'Scott Wiener',
-      'Norman Yee',
-    ],
+    members: MEMBERS_2016_11_01,
     presiding: 'London Breed',
     calledToOrder: '2:04 p.m.',
     adjournedAt: '4:38 p.m.',

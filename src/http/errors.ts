@@ -1,7 +1,7 @@
 // Errors of the HTTP layer, and `toProblem`: what any error thrown in a request answers as an RFC 9457 problem document.
 import type { ErrorObject } from 'ajv';
 
-import { Overloaded, QueryTimeout } from '../lake/pool.ts';
+import { busyDetail } from '../lake/pool.ts';
 import { InvalidParameter, type ParamError } from '../queries/errors.ts';
 
 export class HttpError extends Error {
@@ -117,21 +117,13 @@ export function toProblem(e: unknown): Problem | null {
       extra: { errors: e.errors, ...e.extra },
       headers: {},
     };
-  if (e instanceof QueryTimeout)
+  const busy = busyDetail(e);
+  if (busy)
     return {
       status: 503,
       type: 'service-busy',
       title: 'Service busy',
-      detail: 'the query took too long and was stopped; try a narrower request',
-      extra: {},
-      headers: { 'Retry-After': '1' },
-    };
-  if (e instanceof Overloaded)
-    return {
-      status: 503,
-      type: 'service-busy',
-      title: 'Service busy',
-      detail: 'too many requests are waiting; retry shortly',
+      detail: busy,
       extra: {},
       headers: { 'Retry-After': '1' },
     };

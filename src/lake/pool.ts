@@ -16,6 +16,13 @@ import type {
 export class Overloaded extends Error {}
 export class QueryTimeout extends Error {}
 
+/** What a client is told when the service is too busy to answer (a 503, an MCP tool error); null for other errors. */
+export function busyDetail(e: unknown): string | null {
+  if (e instanceof QueryTimeout) return 'the query took too long and was stopped; try a narrower request';
+  if (e instanceof Overloaded) return 'too many requests are waiting; retry shortly';
+  return null;
+}
+
 export type Row = Record<string, unknown>;
 
 /** A query's parameters: values for `$1`, `$2` … (src/queries/sql.ts Params), with types where DuckDB cannot infer them. */

@@ -7,7 +7,7 @@ import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/se
 import { HttpError } from '../http/errors.ts';
 import { readParams } from '../http/params.ts';
 import type { Urls } from '../http/urls.ts';
-import { cancelledBy, Overloaded, QueryTimeout } from '../lake/pool.ts';
+import { busyDetail, cancelledBy, QueryTimeout } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
 import { InvalidParameter } from '../queries/errors.ts';
 import type { ParamsSchemaId, SchemaTypes } from '../schema-types.ts';
@@ -136,13 +136,13 @@ export function register(server: McpServer, tool: Tool, deps: Deps, turn: Return
           };
         } catch (e) {
           if (e instanceof HttpError || e instanceof InvalidParameter) return errorResult(e.message);
-          if (e instanceof QueryTimeout)
+          const busy = busyDetail(e);
+          if (busy)
             return errorResult(
-              deps.deadline.aborted
+              e instanceof QueryTimeout && deps.deadline.aborted
                 ? "the request's time limit passed while this call ran; send it again in a request of its own"
-                : 'the query took too long and was stopped; try a narrower request',
+                : busy,
             );
-          if (e instanceof Overloaded) return errorResult('too many requests are waiting; retry shortly');
           deps.log(
             JSON.stringify({
               time: new Date().toISOString(),

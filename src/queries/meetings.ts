@@ -8,7 +8,7 @@ import { meetingsCoverage, spanOf } from './coverage.ts';
 import { InvalidParameter } from './errors.ts';
 import { rollCall, rollCallFilter, type RollCallFilters } from './items.ts';
 import type { Links } from './links.ts';
-import { documentsOf } from './pages.ts';
+import { type DocumentMeta, documentsOf } from './pages.ts';
 import { Params } from './sql.ts';
 import { yearRange } from './years.ts';
 
@@ -62,18 +62,10 @@ export async function listMeetings(release: Release, links: Links, p: MeetingLis
 
 export type MeetingParams = RollCallFilters;
 
-/**
- * What the meeting's documents state about it (meeting-facts.json): the agenda's cover and numbered items, the
- * minutes' opening and closing. `SELECT *`: a release built before the fact columns has none, and its facts are null.
- */
-async function meetingFacts(release: Release, date: string, year: number): Promise<MeetingFacts> {
-  const q = new Params();
-  const rows = await release.pool.rows(
-    `SELECT * FROM documents WHERE meeting_date = ${q.add(date)}::DATE AND year = ${q.add(year)}`,
-    q,
-  );
-  const agenda = rows.find((r) => r.kind === 'agenda');
-  const minutes = rows.find((r) => r.kind === 'minutes');
+/** What the meeting's documents state about it (meeting-facts.json): the agenda's cover and numbered items, the minutes' opening and closing. */
+function meetingFacts(documents: (DocumentMeta | undefined)[]): MeetingFacts {
+  const agenda = documents.find((d) => d?.kind === 'agenda')?.facts;
+  const minutes = documents.find((d) => d?.kind === 'minutes')?.facts;
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
   const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
   const roll = list<string>(minutes?.members);
@@ -111,7 +103,7 @@ export async function getMeeting(
   const qi = new Params();
   const filter = rollCallFilter(p, qi, 'i.item_id');
   const qc = new Params();
-  const [items, comments, facts] = await Promise.all([
+  const [items, comments] = await Promise.all([
     release.pool.rows(
       `
       SELECT i.item_id AS id, i.sequence::INTEGER AS sequence, i.file_number AS "fileNumber", i.title, i.item_type AS "itemType",
@@ -128,8 +120,8 @@ export async function getMeeting(
       FROM comments WHERE meeting_date = ${qc.add(date)}::DATE AND year = ${qc.add(meeting.year)} ORDER BY document_id, sequence`,
       qc,
     ),
-    meetingFacts(release, date, meeting.year),
   ]);
+  const facts = meetingFacts(meeting.documents.map((id) => docs.get(id)));
   const records = await itemRecordsById(
     release,
     items.map((i) => String(i.id)),

@@ -1,5 +1,5 @@
 // Page search (BM25 over the release's page index) and page records.
-import type { DocumentKind } from '../../core/lake/format.ts';
+import { COLUMNS, DOCUMENT_FACTS, type DocumentKind, FACTS_SINCE, schemaAtLeast } from '../../core/lake/format.ts';
 import { officialPageUrl, parsePageId, yearOfId } from '../../core/lake/ids.ts';
 import { parseQuery } from '../../core/text/analysis.ts';
 import { pageTitle } from '../../core/text/titles.ts';
@@ -136,6 +136,9 @@ export async function searchPages(release: Release, links: Links, p: PageSearchP
   };
 }
 
+/** What a document states about its meeting: its fact columns as stored (null in a release built before them). */
+export type DocumentFacts = Record<(typeof DOCUMENT_FACTS)[number], unknown>;
+
 export interface DocumentMeta {
   meetingDate: string;
   year: number;
@@ -143,15 +146,28 @@ export interface DocumentMeta {
   title: string;
   officialUrl: string;
   pages: number;
+  facts: DocumentFacts;
 }
+
+/** The documents' fact columns over `documents t`; typed NULLs in a release built before them, so every release has one shape. */
+export const documentFacts = (r: Release) =>
+  DOCUMENT_FACTS.map((c) =>
+    schemaAtLeast(r.manifest.schemaVersion, FACTS_SINCE) ? `t.${c}` : `NULL::${COLUMNS.documents[c]} AS ${c}`,
+  ).join(', ');
 
 /** The release's documents (a few thousand rows), held per release: search results need only these and the page number. */
 export function documentsOf(release: Release): Promise<Map<string, DocumentMeta>> {
   return release.memo('documents', async () => {
     const rows = await release.pool.rows(
-      `SELECT document_id AS id, strftime(meeting_date, '%Y-%m-%d') AS "meetingDate", year::INTEGER AS year, kind, title, official_url AS "officialUrl", pages::INTEGER AS pages FROM documents`,
+      `SELECT t.document_id AS id, strftime(t.meeting_date, '%Y-%m-%d') AS "meetingDate", t.year::INTEGER AS year, t.kind, t.title,
+              t.official_url AS "officialUrl", t.pages::INTEGER AS pages, ${documentFacts(release)} FROM documents t`,
     );
-    return new Map(rows.map(({ id, ...d }) => [String(id), d as unknown as DocumentMeta]));
+    return new Map(
+      rows.map(({ id, meetingDate, year, kind, title, officialUrl, pages, ...facts }) => [
+        String(id),
+        { meetingDate, year, kind, title, officialUrl, pages, facts } as DocumentMeta,
+      ]),
+    );
   });
 }
 

@@ -9,21 +9,14 @@
 // re-sorted the whole table per page instead (page time grew with the cursor).
 import type { DuckDBBlobValue } from '@duckdb/node-api';
 
-import {
-  COLUMNS,
-  DOCUMENT_FACTS,
-  type EntityName,
-  FACTS_SINCE,
-  MANIFEST_FILE,
-  schemaAtLeast,
-  snapshotEntity,
-} from '../../core/lake/format.ts';
+import { type EntityName, MANIFEST_FILE, snapshotEntity } from '../../core/lake/format.ts';
 import { ByteLru } from '../lake/lru.ts';
 import type { Row } from '../lake/pool.ts';
 import type { Release } from '../lake/release.ts';
 import { schema } from '../schemas.ts';
 import { CHANGES_SCHEMA_VERSION } from './changes.ts';
 import type { Links } from './links.ts';
+import { documentFacts } from './pages.ts';
 import { Params } from './sql.ts';
 
 /** Version of the snapshot record shapes (schemas/snapshot/*.json); bumped only on an incompatible change. */
@@ -45,12 +38,6 @@ interface Entity {
 // changes have a NULL release).
 const FIRST_RELEASE = `LEFT JOIN (SELECT record_id, arg_max(coalesce(release, ''), sequence) AS first_release FROM changes
   WHERE entity = 'documents' AND operation = 'insert' GROUP BY record_id) f ON f.record_id = t.document_id`;
-
-/** The documents' fact columns; typed NULLs in a release built before them, so every release pages one shape. */
-const documentFacts = (r: Release) =>
-  DOCUMENT_FACTS.map((c) =>
-    schemaAtLeast(r.manifest.schemaVersion, FACTS_SINCE) ? `t.${c}` : `NULL::${COLUMNS.documents[c]} AS ${c}`,
-  ).join(', ');
 
 const hex = (id: string) => {
   if (!/^[0-9a-f]+$/.test(id)) throw new Error(`bad release id ${id}`);
