@@ -135,17 +135,30 @@ export async function scoreQuestions(url: string, questions: Question[]): Promis
 export const loadQuestions = (path = QUESTIONS_FILE): Question[] =>
   (JSON.parse(readFileSync(path, 'utf8')) as { questions: Question[] }).questions;
 
+export interface QuestionRun extends QuestionScores {
+  questions: number;
+  heldOut: number;
+}
+
+/** The whole question set through a server over the judged lake (the real corpus), as `make bench` reports it. */
+export async function runQuestions(): Promise<QuestionRun> {
+  const questions = loadQuestions();
+  const scores = await withJudgedEngines(({ url }) => scoreQuestions(url, questions));
+  return { questions: questions.length, heldOut: questions.filter((q) => q.heldOut).length, ...scores };
+}
+
+export function formatQuestions(r: QuestionRun): string {
+  const line = (name: string, s: QuestionScores['rest']) =>
+    `${name.padEnd(11)} all ${s.all.toFixed(3)}  tuned ${s.tuned.toFixed(3)}  held out ${s.heldOut.toFixed(3)}`;
+  return `${r.questions} questions (${r.heldOut} held out)\n${line('/api/query', r.rest)}\n${line('MCP ask', r.mcp)}`;
+}
+
 if (process.argv[1]?.endsWith('bench/questions.ts')) {
   const { values } = parseArgs({
     options: { 'per-question': { type: 'boolean', default: false }, out: { type: 'string' } },
   });
-  const questions = loadQuestions();
-  const r = await withJudgedEngines(({ url }) => scoreQuestions(url, questions));
-  const line = (name: string, s: QuestionScores['rest']) =>
-    `${name.padEnd(11)} all ${s.all.toFixed(3)}  tuned ${s.tuned.toFixed(3)}  held out ${s.heldOut.toFixed(3)}`;
-  process.stdout.write(
-    `${questions.length} questions (${questions.filter((q) => q.heldOut).length} held out)\n${line('/api/query', r.rest)}\n${line('MCP ask', r.mcp)}\n`,
-  );
+  const r = await runQuestions();
+  process.stdout.write(formatQuestions(r) + '\n');
   if (values['per-question'])
     for (const w of r.wrong) process.stdout.write(`  wrong ${w.via.padEnd(4)} ${w.id} ${w.question}\n`);
   if (values.out) {

@@ -49,6 +49,7 @@ import {
   searchPath,
   type SearchQuery,
 } from './queries.ts';
+import { formatQuestions, type QuestionRun, runQuestions } from './questions.ts';
 import { buildMiniSearch, buildOrama, libQuery, type RefBuild, type Reference } from './references.ts';
 import { type Latency, round, summarize } from './stats.ts';
 
@@ -941,6 +942,8 @@ export interface BenchResults {
   scales: ScaleResult[];
   /** Retrieval quality on the real corpus (lexical against hybrid), not in smoke runs. */
   judged?: JudgedResult;
+  /** The question set (bench/questions/) through /api/query and MCP ask over the real corpus, not in smoke runs. */
+  questions?: QuestionRun;
   /** Entity extraction on the labelled titles (bench/extraction/), not in smoke runs. */
   extraction?: ExtractionSets;
   /** With `--append`: every run whose scales the file holds (the latest run's scales replace earlier ones). */
@@ -1102,6 +1105,7 @@ export function table(r: BenchResults): string {
   }
   if (r.extraction) out.push(`\n## entity extraction (labelled titles)\n\n${formatExtraction(r.extraction)}`);
   if (r.judged) out.push(`\n## judged relevance (real corpus)\n\n${formatJudged(r.judged)}`);
+  if (r.questions) out.push(`\n## questions (real corpus)\n\n${formatQuestions(r.questions)}`);
   return out.join('\n');
 }
 
@@ -1142,6 +1146,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     results.extraction = measureExtraction();
     // Retrieval quality on the real corpus: the judged set per kind, lexical and hybrid through a real server, and FTS5.
     results.judged = await runJudged();
+    results.questions = await runQuestions();
     if (o.out) writeFileSync(o.out, JSON.stringify(results, null, 2) + '\n');
   }
   return results;
