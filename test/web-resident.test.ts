@@ -196,3 +196,15 @@ t.test('axe-core: no serious or critical violation on the new and changed pages,
   }
   await context.close();
 });
+
+t.test('the list of meetings names its JSON: the same meetings from the API', async (t) => {
+  const html = (await get(`${base}/meetings`)).text;
+  const alternate = /<link rel="alternate" type="application\/json" href="([^"]+)">/.exec(html)?.[1];
+  t.ok(alternate, 'a JSON alternate in the head');
+  t.match(alternate, /\/api\/meetings\?limit=1000$/);
+  const api = (await get(alternate!.replace(/&amp;/g, '&'))).json;
+  const listed = [...html.matchAll(/<li><a href="\/meetings\/(\d{4}-\d{2}-\d{2})">/g)].map((m) => m[1]);
+  t.equal(api.total, listed.length, `all ${listed.length} meetings in one answer`);
+  t.same(api.meetings.map((m: Json) => m.date).sort(), [...listed].sort(), 'the dates the page lists');
+  t.equal(api.nextAfter, null, 'nothing left for another page');
+});
