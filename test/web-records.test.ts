@@ -150,8 +150,12 @@ t.test('page through results; the page number is in the URL', async (t) => {
     first,
     'back to the same first page',
   );
-  await page.goto(`${base}/?q=Cuomo&page=3`);
-  t.match(await page.textContent('#results'), /No more results for “Cuomo”[\s\S]*Back to the first page/);
+  const past = await page.goto(`${base}/?q=Cuomo&page=3`);
+  t.equal(past?.status(), 400, 'a page past the results is refused');
+  t.match(await page.textContent('#results [role=alert]'), /There is no page 3 of these results: they fill page 1\./);
+  await page.click('#results .back a');
+  await page.waitForURL(/\?q=Cuomo$/);
+  t.ok(await page.$('#results li.result'), 'its link leads to the last page of results');
   await page.close();
 });
 

@@ -210,6 +210,7 @@ t.test('search paging: every result reachable, the count equal to what the pages
   t.equal(past.status, 400, 'a page past the last is refused');
   t.match(past.text, new RegExp(`There is no page ${pages + 1} of these results: they fill pages 1 to ${pages}\\.`));
   t.notMatch(past.text, /rel="next"/, 'and links nowhere further');
+  t.match(past.text, new RegExp(`<a href="[^"]*page=${pages}">Go to page ${pages}, the last</a>`), 'but to the last');
 });
 
 t.test('labels in words, not the lake’s values', async (t) => {

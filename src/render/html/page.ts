@@ -210,7 +210,12 @@ export function resultsHtml(
   lake: SpanCoverage | null,
 ): string {
   const section = (inner: string) => `<section id="results" aria-live="polite">${inner}</section>`;
-  if (refusal) return section(refusalHtml(refusal, (supervisor) => searchHref({ ...f, supervisor, page: 1 })));
+  if (refusal) {
+    const back = refusal.pages
+      ? `<p class="back"><a href="${esc(searchHref(f, refusal.pages))}">Go to page ${refusal.pages}, the last</a></p>`
+      : '';
+    return section(refusalHtml(refusal, (supervisor) => searchHref({ ...f, supervisor, page: 1 })) + back);
+  }
   if (!answer) {
     return section(
       `<p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}`,
