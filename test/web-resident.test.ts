@@ -166,15 +166,51 @@ t.test('a meeting page lists as many items as it says, and links to the rest', a
   await page.close();
 });
 
-t.test('search paging: the count says how many results can be paged through', async (t) => {
-  const page = await browser.newPage();
-  await page.goto(`${base}/?q=housing&page=5`);
-  const summary = await page.textContent('#results .summary');
-  const m = /^Results 81–100 of the best 100 of (\d+) for “housing”$/.exec(summary ?? '');
-  t.ok(m && Number(m[1]) > 100, summary ?? '');
-  t.notOk(await page.$('.pager a[rel=next]'), 'the last page that can be reached');
-  t.match(await page.textContent('#results'), /The best 100 results are listed/);
-  await page.close();
+t.test('search paging: every result reachable, the count equal to what the pages list', async (t) => {
+  const first = (await get(`${base}/?q=housing`)).text;
+  const stated = /<p class="summary">Results 1–20 of (\d+) for “housing”<\/p>/.exec(first);
+  t.ok(stated, 'the first page states one count');
+  const count = Number(stated?.[1]);
+  t.ok(count > 100, `more than 100 results (${count})`);
+  const ids: string[] = [];
+  let html = first;
+  let pages = 1;
+  let lastPage = '';
+  for (;;) {
+    const listed = [...html.matchAll(/<li class="result [^"]+"[^]*?<h2><a href="([^"]+)"/g)].map((m) => m[1]);
+    const start = Number(/<ol class="results" start="(\d+)">/.exec(html)?.[1]);
+    t.equal(start, ids.length + 1, `page ${pages} numbers on from the page before`);
+    ids.push(...listed);
+    const next = /<a rel="next" href="([^"]+)">/.exec(html)?.[1];
+    if (!next) break;
+    const r = await get(`${base}${next.replace(/&amp;/g, '&')}`);
+    t.equal(r.status, 200, next);
+    html = r.text;
+    pages++;
+    lastPage = next;
+  }
+  t.equal(ids.length, count, `the ${pages} pages list the ${count} results the first page states`);
+  t.equal(new Set(ids).size, ids.length, 'no result listed twice');
+  t.equal(pages, Math.ceil(count / 20));
+  t.match(html, new RegExp(`<span>Page ${pages} of ${pages}</span>`), 'the last page says so');
+  t.match(
+    html,
+    new RegExp(`<p class="summary">Results ${(pages - 1) * 20 + 1}–${count} of ${count} `),
+    'and holds the last',
+  );
+  t.notMatch(html, /The best \d+ results are listed/, 'every match was ranked');
+  // What the API counts beyond the list: PDF pages of files listed here, said in words, not listed again.
+  const api = (await get(`${base}/api/search?q=housing&type=all&limit=1`)).json;
+  const folded = Number(
+    /<p class="folded">(\d+) more matching PDF pages print a file listed here/.exec(first)?.[1] ?? 0,
+  );
+  t.equal(count + folded, api.total, `${count} listed and ${folded} folded make the API's ${api.total}`);
+
+  const past = await get(`${base}${lastPage.replace(/&amp;/g, '&').replace(/page=\d+/, `page=${pages + 1}`)}`);
+  t.equal(past.status, 400, 'a page past the last is refused');
+  t.match(past.text, new RegExp(`There is no page ${pages + 1} of these results: they fill pages 1 to ${pages}\\.`));
+  t.notMatch(past.text, /rel="next"/, 'and links nowhere further');
+  t.match(past.text, new RegExp(`<a href="[^"]*page=${pages}">Go to page ${pages}, the last</a>`), 'but to the last');
 });
 
 t.test('labels in words, not the lake’s values', async (t) => {
@@ -195,4 +231,16 @@ t.test('axe-core: no serious or critical violation on the new and changed pages,
     }
   }
   await context.close();
+});
+
+t.test('the list of meetings names its JSON: the same meetings from the API', async (t) => {
+  const html = (await get(`${base}/meetings`)).text;
+  const alternate = /<link rel="alternate" type="application\/json" href="([^"]+)">/.exec(html)?.[1];
+  t.ok(alternate, 'a JSON alternate in the head');
+  t.match(alternate, /\/api\/meetings\?limit=1000$/);
+  const api = (await get(alternate!.replace(/&amp;/g, '&'))).json;
+  const listed = [...html.matchAll(/<li><a href="\/meetings\/(\d{4}-\d{2}-\d{2})">/g)].map((m) => m[1]);
+  t.equal(api.total, listed.length, `all ${listed.length} meetings in one answer`);
+  t.same(api.meetings.map((m: Json) => m.date).sort(), [...listed].sort(), 'the dates the page lists');
+  t.equal(api.nextAfter, null, 'nothing left for another page');
 });

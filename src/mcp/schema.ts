@@ -104,18 +104,25 @@ function shallow(field: JsonSchema): JsonSchema {
   return { type: field.type ?? 'object' };
 }
 
-/** Output schema of a REST response schema in schemas/; the envelope fields are checked apart from the REST body. */
-export function responseOutput(id: string) {
+/**
+ * Output schema of a REST response schema in schemas/; the envelope fields are checked apart from the REST body, and
+ * so are `extra` fields a tool adds to it (e.g. the paging of a list the REST answer gives whole).
+ */
+export function responseOutput(id: string, extra: Record<string, JsonSchema> = {}) {
   const json = inlined(id);
   const lean = {
     type: 'object',
-    required: json.required,
-    properties: Object.fromEntries(
-      Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([k, v]) => [k, shallow(v)]),
-    ),
+    required: [...((json.required as string[]) ?? []), ...Object.keys(extra)],
+    properties: {
+      ...Object.fromEntries(
+        Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([k, v]) => [k, shallow(v)]),
+      ),
+      ...extra,
+    },
   };
   const declared = (k: string) => k in ((json.properties as object) ?? {}) || json.additionalProperties !== false;
-  return output(lean, ({ trimmed, release, ...body }: Record<string, unknown>) =>
-    checkResponse(id, declared('release') ? { ...body, release } : body),
-  );
+  return output(lean, ({ trimmed, release, ...all }: Record<string, unknown>) => {
+    const body = Object.fromEntries(Object.entries(all).filter(([k]) => !Object.hasOwn(extra, k)));
+    return checkResponse(id, declared('release') ? { ...body, release } : body);
+  });
 }

@@ -24,6 +24,9 @@ import { getComment, getItem, getMeeting, getPage, snapshotRecord, votesAggregat
 import type { Urls } from '../urls.ts';
 import { sendHtml } from './web.ts';
 
+/** The largest page of GET /api/meetings (params/meetings.json). */
+const MEETINGS_LIMIT = 1000;
+
 /** The most recent recorded positions a supervisor's page and feed list. */
 export const POSITIONS_SHOWN = 50;
 
@@ -137,9 +140,12 @@ export const recordPageRoutes: RawRoute[] = [
     methods: ['GET', 'HEAD'],
     path: '/meetings',
     handler: async (ctx) => {
-      const { release } = ctx.state as State;
+      const { release, urls } = ctx.state as State;
       if (notModified(ctx, etagOf(`${release.id}\n${ctx.url}`), 'public, max-age=60')) return;
-      sendHtml(ctx, meetingsListHtml(await meetingsCoverage(release), await coverageOf(release, FULL_SPAN)));
+      const all = await meetingsCoverage(release);
+      // The same list as JSON, every meeting in one answer.
+      const json = urls.meetings({ limit: MEETINGS_LIMIT });
+      sendHtml(ctx, meetingsListHtml(all, await coverageOf(release, FULL_SPAN), json));
     },
   },
   {

@@ -9,7 +9,16 @@ import { coverageOf, FULL_SPAN } from '../../queries/coverage.ts';
 import { checkYearOrder, InvalidParameter, type ParamError } from '../../queries/errors.ts';
 import { supervisorNames } from '../../queries/supervisors.ts';
 import type { Candidate, Refusal } from '../../render/html/errors.ts';
-import { type Answer, DEPTH, type Form, MAX_PAGE, pageHtml, PER_PAGE, resultsHtml } from '../../render/html/page.ts';
+import {
+  type Answer,
+  DEPTH,
+  type Form,
+  lastPage,
+  MAX_PAGE,
+  pageHtml,
+  PER_PAGE,
+  resultsHtml,
+} from '../../render/html/page.ts';
 import { problemTypeHtml } from '../../render/html/problems.ts';
 import { etagOf, notModified } from '../cache.ts';
 import type { RawRoute } from '../endpoints.ts';
@@ -35,12 +44,14 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 
 const one = (v: unknown) => (Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')).trim();
 
+const pageRange = (last: number) =>
+  new InvalidParameter([{ parameter: 'page', rule: 'range', message: `page must be 1 to ${last}` }]);
+
 /** The page number of a URL: decimal digits, 1 to MAX_PAGE; anything else is refused in words. */
 function pageOf(v: string): number {
   if (v === '') return 1;
   const n = /^\d{1,3}$/.test(v) ? Number(v) : 0;
-  if (n < 1 || n > MAX_PAGE)
-    throw new InvalidParameter([{ parameter: 'page', rule: 'range', message: `page must be 1 to ${MAX_PAGE}` }]);
+  if (n < 1 || n > MAX_PAGE) throw pageRange(MAX_PAGE);
   return n;
 }
 
@@ -76,14 +87,15 @@ export async function runSearch(release: Release, urls: Urls, f: Form, limit: nu
 }
 
 /** A refusal the page can put in words, or null for an error that is not the client's (rethrown). */
-export function refusalOf(e: unknown, f: Form): Refusal | null {
+export function refusalOf(e: unknown, f: Form, pages?: number): Refusal | null {
   const p = toProblem(e);
   if (!p || p.status >= 500) return null;
   return {
+    pages,
     status: p.status,
     errors: (p.extra.errors as ParamError[] | undefined) ?? [],
     candidates: p.extra.candidates as Candidate[] | undefined,
-    typed: { supervisor: f.supervisor, from: f.from, to: f.to },
+    typed: { supervisor: f.supervisor, from: f.from, to: f.to, page: f.page },
   };
 }
 
@@ -103,13 +115,17 @@ async function page(ctx: Context): Promise<void> {
   const form = formOf(ctx);
   let answer: Answer | null = null;
   let refusal: Refusal | null = null;
+  let pages: number | undefined;
   if (form.q || Object.keys(ctx.query).length > 0) {
     try {
       form.page = pageOf(one(ctx.query.page));
-      // Page n shows results (n-1)·PER_PAGE+1 … n·PER_PAGE of one ranking of the best DEPTH.
-      answer = { body: await runSearch(release, urls, form, DEPTH), first: (form.page - 1) * PER_PAGE + 1 };
+      // Page n shows results (n-1)·PER_PAGE+1 … n·PER_PAGE of one ranking of the best DEPTH; past the last, a 400.
+      const body = await runSearch(release, urls, form, DEPTH);
+      pages = lastPage(body.results.length);
+      if (form.page > pages) throw pageRange(pages);
+      answer = { body, first: (form.page - 1) * PER_PAGE + 1 };
     } catch (e) {
-      refusal = refusalOf(e, form);
+      refusal = refusalOf(e, form, pages);
       if (!refusal) throw e;
     }
   }

@@ -15,8 +15,10 @@ export interface Refusal {
   status: number;
   errors: ParamError[];
   candidates?: Candidate[];
-  /** The text in the supervisor box, the years asked. */
-  typed: { supervisor: string; from: string; to: string };
+  /** The text in the supervisor box, the years and the page asked. */
+  typed: { supervisor: string; from: string; to: string; page?: number };
+  /** The pages the search's results fill, when a page past them was asked. */
+  pages?: number;
 }
 
 const YEARS = 'Records can be searched from 2012 to 2026.';
@@ -48,6 +50,8 @@ function sentence(e: ParamError, r: Refusal): string {
     case 'type':
       return 'Choose what to search from the list.';
     case 'page':
+      if (r.pages)
+        return `There is no page ${r.typed.page} of these results: they fill page${r.pages === 1 ? ' 1' : `s 1 to ${r.pages}`}.`;
       return 'There is no such page of results. Start again from the first page.';
     default:
       return 'Part of this search could not be read. Start again from the search box.';

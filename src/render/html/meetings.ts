@@ -132,7 +132,7 @@ function yearText(list: MeetingCoverage[]): string {
  * `/meetings`: every meeting the records hold, by year, newest first, each with what its documents hold; the years
  * first as a table of coverage in words (the page the coverage paragraphs link to).
  */
-export function meetingsListHtml(all: MeetingCoverage[], overall: SpanCoverage): string {
+export function meetingsListHtml(all: MeetingCoverage[], overall: SpanCoverage, json: string): string {
   const years = [...new Set(all.map((m) => m.year))].sort((a, b) => b - a);
   const inYear = (y: number) => all.filter((m) => m.year === y).sort((a, b) => b.date.localeCompare(a.date));
   const main = `<h1>Meetings</h1>
@@ -153,5 +153,5 @@ ${years
       .join('')}</ul></section>`,
   )
   .join('\n')}`;
-  return shell({ title: 'Meetings — Board Records' }, main);
+  return shell({ title: 'Meetings — Board Records', json }, main);
 }

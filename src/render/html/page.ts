@@ -28,11 +28,12 @@ export interface Form {
 }
 
 /**
- * Results per page, and the pages a search lists: its best DEPTH results, ranked once whatever the page (a deeper
- * ranking of the mixed list can reorder its top, so each page is cut from the same one).
+ * Results per page, and the most a search lists: one ranking to DEPTH whatever the page, cut per page. A page that
+ * prints a listed file is not listed again, and which files are listed depends on the depth, so only a ranking of the
+ * same depth on every page gives a count that equals what the pages list (and pages that never shift).
  */
 export const PER_PAGE = 20;
-export const MAX_PAGE = 5;
+export const MAX_PAGE = 100;
 export const DEPTH = PER_PAGE * MAX_PAGE;
 
 export const TYPE_LABEL: Record<string, string> = {
@@ -171,16 +172,20 @@ function resultHtml(r: SearchResult, q: string, voter: Supervisor | undefined): 
 </li>`;
 }
 
-function pagerHtml(f: Form, more: boolean, last: number, total: number): string {
+/** Pages of a search's list, with a word on the last one when the ranking stopped at DEPTH before the matches did. */
+function pagerHtml(f: Form, last: number, listed: number, whole: boolean): string {
   const rest =
-    !more && total > DEPTH
-      ? `<p class="hint">The best ${DEPTH} results are listed. Add words, years or filters to reach the others.</p>`
+    f.page === last && !whole
+      ? `<p class="hint">The best ${esc(listed)} results are listed. Add words, years or filters to reach the others.</p>`
       : '';
-  if (f.page === 1 && !more) return rest;
+  if (last === 1) return rest;
   const prev = f.page > 1 ? `<a rel="prev" href="${esc(searchHref(f, f.page - 1))}">← Previous</a>` : '';
-  const next = more ? `<a rel="next" href="${esc(searchHref(f, f.page + 1))}">Next →</a>` : '';
+  const next = f.page < last ? `<a rel="next" href="${esc(searchHref(f, f.page + 1))}">Next →</a>` : '';
   return `<nav class="pager" aria-label="Pages of results">${prev}<span>Page ${f.page} of ${last}</span>${next}</nav>${rest}`;
 }
+
+/** The pages a list of `listed` results fills (at least one, for the empty state). */
+export const lastPage = (listed: number) => Math.max(1, Math.ceil(listed / PER_PAGE));
 
 const follow = (f: Form) =>
   `<p class="follow"><a href="${esc(feedHref(f))}" type="application/atom+xml">Follow this search</a> (an Atom feed for any feed reader: new matching records as releases add them)</p>`;
@@ -205,7 +210,12 @@ export function resultsHtml(
   lake: SpanCoverage | null,
 ): string {
   const section = (inner: string) => `<section id="results" aria-live="polite">${inner}</section>`;
-  if (refusal) return section(refusalHtml(refusal, (supervisor) => searchHref({ ...f, supervisor, page: 1 })));
+  if (refusal) {
+    const back = refusal.pages
+      ? `<p class="back"><a href="${esc(searchHref(f, refusal.pages))}">Go to page ${refusal.pages}, the last</a></p>`
+      : '';
+    return section(refusalHtml(refusal, (supervisor) => searchHref({ ...f, supervisor, page: 1 })) + back);
+  }
   if (!answer) {
     return section(
       `<p class="hint">Search the San Francisco Board of Supervisors' agendas, minutes, recorded votes and public comment. Try <a href="/?q=Transbay+Block+8">Transbay Block 8</a> or <a href="/?q=housing&amp;supervisor=Kim">housing votes by Supervisor Kim</a>.</p>${lake ? coverageHtml(lake) : ''}`,
@@ -221,18 +231,23 @@ export function resultsHtml(
       f.type !== 'all' ? 'search everything' : '',
       'use fewer or different words',
     ].filter(Boolean);
-    const past = f.page > 1 && body.total > 0;
     return section(
-      `<div class="empty"><h2>${past ? `No more results for “${esc(f.q)}”` : `No results for “${esc(f.q)}”`}</h2>${coverageHtml(body.coverage)}<p>${filters.length ? `Filters in force: ${esc(filters.join(', '))}. ` : ''}${body.filters?.omitted ? 'Pages and public comment carry no votes, so a vote filter leaves them out. ' : ''}${past ? `<a href="${esc(searchHref(f, 1))}">Back to the first page</a>.` : `Try to ${esc(suggestions.join(', or '))}.`}</p></div>${follow(f)}`,
+      `<div class="empty"><h2>No results for “${esc(f.q)}”</h2>${coverageHtml(body.coverage)}<p>${filters.length ? `Filters in force: ${esc(filters.join(', '))}. ` : ''}${body.filters?.omitted ? 'Pages and public comment carry no votes, so a vote filter leaves them out. ' : ''}Try to ${esc(suggestions.join(', or '))}.</p></div>${follow(f)}`,
     );
   }
-  const last = Math.max(f.page, Math.ceil(body.results.length / PER_PAGE));
-  const more = body.results.length > first - 1 + PER_PAGE;
+  // The count is the list's own length: every page is cut from the same ranking. When every match was ranked, what
+  // the total has beyond the list are PDF pages that print a file listed here (shown with that file, not again).
+  const listed = body.results.length;
+  const whole = body.total <= DEPTH;
+  const folded = whole ? body.total - listed : 0;
+  const last = lastPage(listed);
   const showsVotes = results.some((r) => r.rollCall);
-  return section(`<p class="summary">${body.total <= PER_PAGE ? `${esc(body.total)} ${body.total === 1 ? 'result' : 'results'}` : `Results ${first}–${first + results.length - 1} of ${body.total > body.results.length ? `the best ${body.results.length} of ` : ''}${esc(body.total)}`} for “${esc(f.q)}”${filters.length ? ` · ${esc(filters.join(', '))}` : ''}</p>
+  const of = whole ? `${esc(listed)}` : `the best ${esc(listed)} of ${esc(body.total)} matches`;
+  return section(`<p class="summary">${whole && listed <= PER_PAGE ? `${esc(listed)} ${listed === 1 ? 'result' : 'results'}` : `Results ${first}–${first + results.length - 1} of ${of}`} for “${esc(f.q)}”${filters.length ? ` · ${esc(filters.join(', '))}` : ''}</p>
+  ${folded > 0 ? `<p class="folded">${esc(folded)} more matching PDF ${folded === 1 ? 'page prints a file' : 'pages print a file'} listed here, so ${folded === 1 ? 'it is' : 'they are'} not listed again.</p>` : ''}
   ${showsVotes ? CAUTION : ''}
   <ol class="results" start="${first}">${results.map((r) => resultHtml(r, f.q, body.voter)).join('\n')}</ol>
-  ${pagerHtml(f, more, last, body.total)}
+  ${pagerHtml(f, last, listed, whole)}
   ${coverageHtml(body.coverage)}
   ${follow(f)}`);
 }
