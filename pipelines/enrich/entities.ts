@@ -173,9 +173,10 @@ function units(text: string): UnitMention[] {
 
 const SUFFIX =
   'Street|Avenue|Boulevard|Drive|Road|Way|Place|Lane|Court|Terrace|Alley|Plaza|Circle|Highway|Parkway|Square';
-// A number (`250`, a range `162-164`, `12A`), then the street; the City prints numbered streets as `3175-24th Street`.
+// A number (`250`, a range `162-164`, `12A`, a spelled `One`: `One Oak Street`; `Seven Seas Avenue` is a street's
+// name), then the street; the City prints numbered streets as `3175-24th Street`.
 const ADDRESS = new RegExp(
-  String.raw`\b\d{1,5}(?:-\d{1,5})?[A-Z]?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s))(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX})\b(?!,?\s+(?:Inc\b|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
+  String.raw`\b(?:One\s+|\d{1,5}(?:-\d{1,5})?[A-Z]?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s)))(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX})\b(?!,?\s+(?:Inc\b|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
   'g',
 );
 
@@ -330,6 +331,14 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     list: false,
     example: 'to award a one-time grant to Planned Parenthood Northern California (“Planned Parenthood NC”)',
     parties: ['Planned Parenthood Northern California'],
+  },
+  {
+    // The buyer of what the City sells: `the sale of electricity-related products to A and B for a term …`.
+    pattern: new RegExp(String.raw`\bsale of\s+[^;,$]{1,80}?\s+to\s+(\p{Lu}[^;]{1,300}?)${CLAUSE_END}`, 'gu'),
+    list: true,
+    example:
+      'the sale of electricity-related products to Pacific Gas & Electric Company and Southern California Edison Company for a term',
+    parties: ['Pacific Gas & Electric Company', 'Southern California Edison Company'],
   },
   {
     pattern: new RegExp(String.raw`\b(?:procure|purchase|acquire|buy)\b[^;]{0,120}?\bfrom\s+${NAME}`, 'gu'),
