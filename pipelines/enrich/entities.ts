@@ -45,7 +45,7 @@ export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; exa
     example: 'appropriation of (1) $260,878,172',
   },
   {
-    pattern: /\b(?:an additional amount|(?:an|a corresponding) increase) of\s*$/i,
+    pattern: /\b(?:an additional amount|increase) of\s*$/i,
     qualifier: 'increase',
     example:
       'to extend the contract for three years and twenty days to commence November 30, 2020, for a total term of December 19, 2014, through December 19, 2023, for an additional amount of $19,500,000',
@@ -66,6 +66,15 @@ export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; exa
 /** A sum that follows another in a list (`$X to A, $Y to B, and $Z to C`) keeps the list's qualifier. */
 const LIST_GAP = /^[^$;]{0,200}?(?:,\s*(?:and\s+)?|\s+and\s+|:\s*)(?:\(\d+\)\s*)?$/;
 
+/** One sum named in two roles: `de-appropriating and re-appropriating (… appropriations of) $X`. */
+const MOVED = /\bde-?appropriat\w* and (?:re-?)?appropriat\w*\b(?:[^$;]{0,80}?\bof)?\s*$/i;
+/** The parts of a sum keep its role: `appropriating $X, consisting of $Y … and $Z`. */
+const PARTS = /,?\s*consisting of\s*$/i;
+/** A change whose result follows: `in the amount of $X resulting in a total contract amount of $Y`. */
+const CHANGE_BEFORE_TOTAL = /^,?\s*resulting in a (?:new )?total\b/i;
+/** The total after an increase (`a grant increase of $X for a total amount of $Y`): the role the words before the increase give. */
+const TOTAL_AFTER_INCREASE = /^,?\s*(?:for|resulting in) a (?:new )?total (?:\w+ )?amount of\s*$/i;
+
 // A heading (`Type - … - $X - …`) whose type says what its bare sums are.
 const APPROPRIATION_HEADING = /^(?:Re-?)?Appropriations?$/i;
 const MOVE_HEADING = /^De-?Appropriations? and (?:Re-?)?Appropriations?$/i;
@@ -74,7 +83,10 @@ interface Sum {
   raw: string;
   value: number;
   qualifiers: AmountQualifier[];
+  before: string;
 }
+
+const ruleFor = (before: string) => QUALIFIER_RULES.find((r) => r.pattern.test(before));
 
 function sums(text: string, heading: boolean): Sum[] {
   const out: Sum[] = [];
@@ -88,8 +100,14 @@ function sums(text: string, heading: boolean): Sum[] {
     const before = heading ? clause.split(/\s+-\s+/).pop()! : clause.slice(-200);
     const base = Number(m[1].replace(/,/g, '') + (m[2] ?? ''));
     const scale = m[3] ? (m[3].toLowerCase() === 'million' ? 1e6 : 1e9) : 1;
-    const rule = QUALIFIER_RULES.find((r) => r.pattern.test(before));
+    const after = text.slice(m.index + m[0].length);
+    const rule = ruleFor(before);
     let qualifiers: AmountQualifier[] = [rule?.qualifier ?? 'stated'];
+    if (MOVED.test(before)) qualifiers = ['decrease', 'appropriation'];
+    else if (!rule && CHANGE_BEFORE_TOTAL.test(after)) qualifiers = ['increase'];
+    else if (previous?.qualifiers.includes('increase') && TOTAL_AFTER_INCREASE.test(gap))
+      qualifiers = [ruleFor(previous.before.replace(/\bincreas\w*[^$;]*$/i, ''))?.qualifier ?? 'stated'];
+    else if (previous && PARTS.test(gap)) qualifiers = previous.qualifiers;
     // A list goes on past a comma or `and`, and past a semicolon that the next sum opens (`…; $25,000 to …`).
     const listed = (clause === gap && LIST_GAP.test(gap)) || (clause !== gap && /^\s*(?:and\s+)?$/.test(clause));
     if (!rule && previous && listed && !(heading && /\s-\s/.test(gap))) qualifiers = previous.qualifiers;
@@ -98,7 +116,7 @@ function sums(text: string, heading: boolean): Sum[] {
       // One total moved from one place to others: de-appropriated and appropriated.
       else if (MOVE_HEADING.test(type) && matches.length === 1) qualifiers = ['decrease', 'appropriation'];
     }
-    previous = { raw: m[0], value: Math.round(base * scale), qualifiers };
+    previous = { raw: m[0], value: Math.round(base * scale), qualifiers, before };
     out.push(previous);
     last = m.index + m[0].length;
   }
@@ -155,9 +173,10 @@ function units(text: string): UnitMention[] {
 
 const SUFFIX =
   'Street|Avenue|Boulevard|Drive|Road|Way|Place|Lane|Court|Terrace|Alley|Plaza|Circle|Highway|Parkway|Square';
-// A number (`250`, a range `162-164`, `12A`), then the street; the City prints numbered streets as `3175-24th Street`.
+// A number (`250`, a range `162-164`, `12A`, a spelled `One`: `One Oak Street`; `Seven Seas Avenue` is a street's
+// name), then the street; the City prints numbered streets as `3175-24th Street`.
 const ADDRESS = new RegExp(
-  String.raw`\b\d{1,5}(?:-\d{1,5})?[A-Z]?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s))(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX})\b(?!,?\s+(?:Inc|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
+  String.raw`\b(?:One\s+|\d{1,5}(?:-\d{1,5})?[A-Z]?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s)))(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX})\b(?!,?\s+(?:Inc\b|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
   'g',
 );
 
@@ -182,7 +201,9 @@ const CONNECT = String.raw`(?:and|of(?:\s+the)?|on\s+the|de|la|the|for|&)`;
 const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/-]*|@)`;
 /** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
 const CONTINUATION = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
-const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${CONNECT}\s+)?${WORD})*(?:,?\s+${CONTINUATION}(?![\p{L}\d]))*)`;
+/** A parenthesised word inside a name, not at its end: `Bombardier Transportation (Holdings) USA, Inc.`. */
+const INNER = String.raw`\(${WORD}\)`;
+const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${CONNECT}\s+|${INNER}\s+)?${WORD})*(?:,?\s+${CONTINUATION}(?![\p{L}\d]))*)`;
 const CITY_SIDE = String.raw`(?:City and County of San Francisco|City(?! and County)|Port|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,[^,;]{0,120},)?`;
 /** The end of a clause that names parties: `for`, `to`, `under` … a purpose or term follows. */
 const CLAUSE_END = String.raw`(?=;|$|\s+(?:for|to|under|in|as|at|on|with|by|pursuant)\s+(?!\p{Lu}))`;
@@ -212,12 +233,23 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
   },
   {
     pattern: new RegExp(
-      String.raw`\bbetween\s+(?!the City\b)${NAME}(?:,?\s+dba\s+[^,;]{1,60})?,?\s+and\s+the (?:City|Port)\b`,
+      String.raw`\bbetween\s+(?!the City\b)${NAME}(?:\s*\([^)]*\))?(?:,?\s+dba\s+[^,;]{1,60})?,?\s+and\s+the (?:City|Port)\b`,
       'gu',
     ),
     list: false,
     example: 'Lease No. L-16159 between IDEO, LP, and the Port',
     parties: ['IDEO, LP'],
+  },
+  {
+    // A historical property (Mills Act) contract with the owners of a building.
+    pattern: new RegExp(
+      String.raw`\bbetween\s+(?!the City\b)([^;]{1,200}?),\s+the owners? of\b[^;]{1,80}?,\s+and\s+the City\b`,
+      'gu',
+    ),
+    list: true,
+    example:
+      'historical property contract between Christopher J. Ludwig and Liesl Ludwig, the owners of 361 Oak Street, and the City and County of San Francisco',
+    parties: ['Christopher J. Ludwig', 'Liesl Ludwig'],
   },
   {
     pattern: new RegExp(String.raw`\bfiled by\s+(?!the City\b)([^]{1,2000}?)${LIST_END}`, 'gu'),
@@ -237,10 +269,22 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     parties: ['Walgreen Co.'],
   },
   {
-    pattern: new RegExp(String.raw`\bpayment of \$[\d,.]+ by\s+${NAME}`, 'gu'),
+    // A payer of a settlement: `payment of $X by Y`, `payment of $X to Plaintiff from Y`.
+    pattern: new RegExp(String.raw`\bpayment of \$[\d,.]+ (?:by|(?:to [^;$]{1,40}?\s+)?from)\s+${NAME}`, 'gu'),
     list: false,
     example: 'for payment of $913,970 by U.S. Pipe & Foundry Company to the City',
     parties: ['U.S. Pipe & Foundry Company'],
+  },
+  {
+    // Another who pays under a settlement's terms: `Co-Defendant X will pay plaintiff $Y`, `X to pay $Y`.
+    pattern: new RegExp(
+      String.raw`(?<=\bsettlement\b[^]*)(?<![\p{L}\d$,.'’-])(?:Co-?[Dd]efendants?\s+)?${NAME},?\s+(?:will|shall|to|agrees? to)\s+pay\b`,
+      'gu',
+    ),
+    list: false,
+    example:
+      'other material terms of the settlement are Co-Defendant Impark Pacific Parking, LLC will pay plaintiff $75,000',
+    parties: ['Impark Pacific Parking, LLC'],
   },
   {
     pattern: new RegExp(String.raw`\bloan\s+(?:to|from)\s+${NAME}`, 'gu'),
@@ -249,8 +293,10 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     parties: ['Mercy Housing California, L.P.'],
   },
   {
+    // The grantor after `from`; a bare parent first (`the Department of Health and Human Services, Centers for …`) is
+    // passed, as a `Department of …` alone reads as the City's.
     pattern: new RegExp(
-      String.raw`\baccept(?:ing)?,? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+)?${NAME}`,
+      String.raw`\baccept(?:ing)?,? and expend\b[^;]{0,200}?\bfrom\s+(?:the\s+)?(?:State of California,\s+|Department of [^,;$]{1,60},\s+(?:the\s+)?)?${NAME}`,
       'gu',
     ),
     list: false,
@@ -259,17 +305,40 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     parties: ['Board of State and Community Corrections'],
   },
   {
-    pattern: new RegExp(String.raw`\baccept(?:ing)? and expend (?:a|an|the)\s+${NAME}\s+grant\b`, 'gu'),
+    // The grantor before `grant(s)`, one or several, its program after a comma: `two X, Brownfield Cleanup … grants`.
+    pattern: new RegExp(
+      String.raw`\baccept(?:ing)? and expend (?:a|an|the|two|three|four)\s+${NAME}(?:,\s+[^,;$]{1,80}?)?\s+grants?\b`,
+      'gu',
+    ),
     list: false,
     example:
       'to accept and expend a Federal Emergency Management Agency grant administered through the California Governor',
     parties: ['Federal Emergency Management Agency'],
   },
   {
+    // A grantor named by its program: `through Metropolitan Transportation Commission’s Safe Routes to School Grant Program`.
+    pattern: new RegExp(
+      String.raw`\baccept(?:ing)?,? and expend\b[^;]{0,240}?\b(?:from|through)\s+${NAME}['’]s\s+(?:(?:[\p{Lu}\d]\S*|to|of|and|&)\s+){1,10}Program\b`,
+      'gu',
+    ),
+    list: false,
+    example:
+      'to accept and expend a grant in the amount of $360,000 in Federal Surface Transportation Program and/or Congestion Mitigation and Air Quality Improvements Funds through Metropolitan Transportation Commission’s Safe Routes to School Grant Program',
+    parties: ['Metropolitan Transportation Commission'],
+  },
+  {
     pattern: new RegExp(String.raw`\bgrants?\s+to\s+${NAME}`, 'gu'),
     list: false,
     example: 'to award a one-time grant to Planned Parenthood Northern California (“Planned Parenthood NC”)',
     parties: ['Planned Parenthood Northern California'],
+  },
+  {
+    // The buyer of what the City sells: `the sale of electricity-related products to A and B for a term …`.
+    pattern: new RegExp(String.raw`\bsale of\s+[^;,$]{1,80}?\s+to\s+(\p{Lu}[^;]{1,300}?)${CLAUSE_END}`, 'gu'),
+    list: true,
+    example:
+      'the sale of electricity-related products to Pacific Gas & Electric Company and Southern California Edison Company for a term',
+    parties: ['Pacific Gas & Electric Company', 'Southern California Edison Company'],
   },
   {
     pattern: new RegExp(String.raw`\b(?:procure|purchase|acquire|buy)\b[^;]{0,120}?\bfrom\s+${NAME}`, 'gu'),
@@ -289,6 +358,8 @@ const PROGRAM_AFTER = /^\s*(?:\([^)]*\)\s*)?(?:grant\s+)?program\b/i;
 /** A class of parties, not one: `Investor Owned Utilities`, `Related Entities`. */
 const GENERIC =
   /\b(?:Utilities|Entities|Affiliates|Contractors|Organizations|Agencies|Providers|Plaintiffs|Defendants|Parties|Purchasers|Owners|Others)$/;
+/** A date ends a clause, never a name: `… the Clerk on January 10, 2017`. */
+const DATE = /\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d/;
 /** Words of an organisation's name: `Pacific Gas and Electric Company` is one party, `Tatiana Umnov and Anatoly Umnov` two. */
 const ORGANISATION =
   /\b(?:Company|Corporation|Association|Union|Industry|Engineers|Services|Group|Trust|Bank|Foundation|Partners|Enterprises|Authority|Agency|Department|Commission|Council|Electric|Insurance|Holdings|Properties|Construction|Management|Systems|Society|Institute|Center|Fund|Committee|Coalition|Board)\b/;
@@ -298,7 +369,8 @@ const IS_CONTINUATION = new RegExp(String.raw`^${CONTINUATION}$`);
 const ENDS_CONTINUATION = new RegExp(String.raw`${CONTINUATION}$`);
 /** A full stop that belongs to the name: a legal form's, an initial's, `Jr.`, `Co.`. */
 const NAME_STOP = new RegExp(String.raw`(?:\s|,)${CONTINUATION}$|\b[A-Z]\.$|\b(?:Jr|Sr|Co)\.$`);
-const NAME_WORD = new RegExp(String.raw`^(?:${WORD}|${CONNECT}|y),?$`, 'u');
+// Words one at a time: `on` of `on the` (`Tastes on the Fly San Francisco, LLC`), or alone (`Institute on Aging`).
+const NAME_WORD = new RegExp(String.raw`^(?:${WORD}|${CONNECT}|${INNER}|on|y),?$`, 'u');
 
 /**
  * A list of parties → its names, each a literal part of the list, up to the first description. A separator inside a name stays: before
@@ -365,7 +437,7 @@ function cleanName(raw: string): string | null {
   if (!/^[\p{Lu}\d]/u.test(name) || words.length > 12 || words.some((w) => !NAME_WORD.test(w))) return null;
   // A lone word (`Clerk`, `Trustee`, `Caltrans`) is too often an office, not a party; legal forms make it a name (`JobAps, Inc.`).
   if (NOT_A_PARTY.test(name) || /^\d+$/.test(name) || (!/\s/.test(name) && !/,/.test(name))) return null;
-  if (GENERIC.test(name) || ADDRESS_ONLY.test(name)) return null;
+  if (GENERIC.test(name) || ADDRESS_ONLY.test(name) || DATE.test(name)) return null;
   return name;
 }
 
@@ -404,6 +476,10 @@ function parties(title: string, longTitle: string): string[] {
         // The heading's short form bounds a longer printed one: `Board of State and Community Corrections Organized Retail Theft Grant Program`.
         const bound = headingNames.find((h) => (raw.startsWith(h + ' ') || raw.startsWith(h + ',')) && cleanName(h));
         if (bound) raw = bound;
+        // A possessive cut short of the heading's name (`Bay Area Air Quality Management’s … Program`, the heading's `… District`).
+        const possessive = longTitle.includes(raw + '’s') || longTitle.includes(raw + "'s");
+        const longer = possessive && segments.slice(1).find((h) => h.startsWith(raw + ' ') && cleanName(h));
+        if (longer) raw = longer;
         // The heading's party printed with its parent first (`United States Department of Energy Western Area Power
         // Administration`), or a part of the heading's party (`Committee of Interns and Residents`), is that party.
         const within = (h: string) =>
