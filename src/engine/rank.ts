@@ -33,7 +33,8 @@ export interface RankRequest extends RankFilters {
   collection: Collection;
   query: ParsedQuery;
   limit: number;
-  /** Documents ranked before every other match (see pinFirst); a promise is awaited while the ranking runs. */
+  /** Documents ranked before every other match (see pinFirst; grouped: their groups, when they match); a promise is
+   * awaited while the ranking runs. */
   pinned?: Pin[] | Promise<Pin[]>;
   /** One hit per group of documents, its best match (see rankGroups). */
   grouping?: Grouping;
@@ -182,10 +183,22 @@ async function rankGroups(release: EngineRelease, r: RankRequest, g: Grouping, l
     score[k] = x;
   });
   if (!store) return { hits: [], total: 0 };
-  const top = new TopK(limit);
-  for (const k of seen) top.add(score[k], best[k]);
+  // Groups of pinned documents first (by the pins' order, then score), when they match.
+  const pinnedOrder = new Map<number, number>();
+  for (const n of r.pinned ? await r.pinned : []) {
+    const d = store.docNo(n.id);
+    const k = d < 0 ? -1 : g.of[d];
+    const order = pinnedOrder.get(k);
+    if (k >= 0 && count[k] > 0 && (order === undefined || n.order < order)) pinnedOrder.set(k, n.order);
+  }
+  const pinned = [...pinnedOrder.keys()].sort(
+    (a, b) => pinnedOrder.get(a)! - pinnedOrder.get(b)! || score[b] - score[a] || best[a] - best[b],
+  );
+  const top = new TopK(Math.max(0, limit - pinned.length));
+  for (const k of seen) if (!pinnedOrder.has(k)) top.add(score[k], best[k]);
+  const hit = (x: number, d: number) => ({ id: store.docId(d), score: x, groupCount: count[g.of[d]] });
   return {
-    hits: top.sorted().map(([x, d]) => ({ id: store.docId(d), score: x, groupCount: count[g.of[d]] })),
+    hits: [...pinned.slice(0, limit).map((k) => hit(score[k], best[k])), ...top.sorted().map(([x, d]) => hit(x, d))],
     total: seen.length,
   };
 }

@@ -6,11 +6,12 @@ import { itemFileNumber, itemMeetingDate, rollCallSequence } from '../../core/la
 import type { Supervisor } from '../../core/roster.ts';
 import { type ParsedQuery, parseQuery } from '../../core/text/analysis.ts';
 import { postingsStore } from '../engine/postings.ts';
-import { type Grouping, rank, type Ranking, roundScore } from '../engine/rank.ts';
+import { type Grouping, type Pin, rank, type Ranking, roundScore } from '../engine/rank.ts';
 import { itemRecordsById } from '../engine/texts.ts';
 import type { Release } from '../lake/release.ts';
 import { type PositionFilters, type PositionTable, positionTable, voterRows } from './aggregates/positions.ts';
 import { coverageOf } from './coverage.ts';
+import { namedByEntities } from './entities.ts';
 import { checkPositionVoter } from './errors.ts';
 import type { Links } from './links.ts';
 import { type LooseRow, Params } from './sql.ts';
@@ -152,8 +153,35 @@ export async function rankItems(
     limit: p.limit,
     docs,
     grouping,
+    pinned: entityPins(release, p.q, range, p.date, docs),
     snippets: true,
   });
+}
+
+/**
+ * The items carrying an address or a party the query names (entities.ts) as the engine's pins, within the years,
+ * meeting and filters asked: each named entity in the query's order, its files by their best item's score.
+ */
+async function entityPins(
+  release: Release,
+  text: string,
+  range: { from: number; to: number },
+  date: string | undefined,
+  docs: Uint8Array | undefined,
+): Promise<Pin[]> {
+  const named = await namedByEntities(release, text);
+  if (named.length === 0) return [];
+  const store = await postingsStore(release, 'item');
+  return named
+    .filter(({ item }) => {
+      const meeting = itemMeetingDate(item);
+      const year = Number(meeting.slice(0, 4));
+      const d = store.docNo(item);
+      return (
+        year >= range.from && year <= range.to && (!date || meeting === date) && d >= 0 && (!docs || docs[d] === 1)
+      );
+    })
+    .map((n) => ({ id: n.item, order: n.mention, cluster: n.file }));
 }
 
 /** The items the roll call and voter filters leave, by their number in the store (none: every item). */

@@ -1,6 +1,7 @@
 // Numbers in a query resolved to the legislative files they name: a file number (`170240`) names its file, an
 // enactment, resolution or motion number (`178-16`, `M16-152`) the file the lake records it for (printed in the minutes,
-// or from Legistar). Page search ranks the pages where those files' items are printed first (namedPages).
+// or from Legistar). Page search ranks the pages where those files' items are printed first (namedPages), and so for
+// the files whose items carry an address or a party the query names (entities.ts).
 // File numbers are read from the query as typed, enactment numbers from its analysed terms. An enactment number the
 // lake records for no file still names one where a page cites it with its file: `Motion No. M17-082 (File No. 170575)`.
 import { pageId } from '../../core/lake/ids.ts';
@@ -8,6 +9,7 @@ import { type ParsedQuery, parseQuery, terms } from '../../core/text/analysis.ts
 import { type Pin, rank } from '../engine/rank.ts';
 import { textsById } from '../engine/texts.ts';
 import type { Release } from '../lake/release.ts';
+import { namedByEntities } from './entities.ts';
 import { Params } from './sql.ts';
 
 /** An enactment number as analysed (core/text/analysis.ts): `178-16` (number-year), `m16-152` (motion: year-number). */
@@ -130,10 +132,11 @@ async function meetingsOfFiles(release: Release, files: string[]): Promise<Map<s
 }
 
 /**
- * The pages a query names (see the head of this file) as the engine's pins (src/engine/rank.ts Pin: the named files
- * in order, each file's pages by meeting): the pages where those files' items are printed, each item from its first
- * page to its last, within the years (and kind, meeting) asked; a page once, for its first file. None for a query
- * that cannot match (no term nor phrase, or an empty year range).
+ * The pages a query names (see the head of this file) as the engine's pins (src/engine/rank.ts Pin): the pages where
+ * the named files' items are printed, each item from its first page to its last, within the years (and kind, meeting)
+ * asked; a page once, for its first file. The numbered files first, in order, each file's pages by meeting; then the
+ * files of each named entity, their meetings by score. None for a query that cannot match (no term nor phrase, or an
+ * empty year range).
  */
 export async function namedPages(
   release: Release,
@@ -142,20 +145,23 @@ export async function namedPages(
   p: { from: number; to: number; kind?: string; date?: string },
 ): Promise<Pin[]> {
   if (p.from > p.to || [...query.terms, ...query.phrases.flat()].length === 0) return [];
-  const files = await fileNumbersIn(release, text, query);
-  if (files.length === 0) return [];
-  const meetingsOf = await meetingsOfFiles(release, files);
+  const [numbered, entities] = await Promise.all([fileNumbersIn(release, text, query), namedByEntities(release, text)]);
+  const named = new Map(numbered.map((file, order) => [file, { order, cluster: '' }]));
+  for (const e of entities)
+    if (!named.has(e.file)) named.set(e.file, { order: numbered.length + e.mention, cluster: `${e.file} ` });
+  if (named.size === 0) return [];
+  const meetingsOf = await meetingsOfFiles(release, [...named.keys()]);
   const out = new Map<string, Pin>();
-  files.forEach((f, file) => {
-    for (const m of meetingsOf.get(f)!) {
+  for (const [file, { order, cluster }] of named) {
+    for (const m of meetingsOf.get(file)!) {
       const meeting = String(m.meeting_date);
       const year = Number(meeting.slice(0, 4));
       if (year < p.from || year > p.to || (p.kind && m.kind !== p.kind) || (p.date && meeting !== p.date)) continue;
       for (let page = Number(m.start_page); page <= Number(m.end_page); page++) {
         const id = pageId(String(m.document_id), page);
-        if (!out.has(id)) out.set(id, { id, order: file, cluster: meeting });
+        if (!out.has(id)) out.set(id, { id, order, cluster: cluster + meeting });
       }
     }
-  });
+  }
   return [...out.values()];
 }

@@ -6,6 +6,7 @@ import type { Release } from '../lake/release.ts';
 import { warmHousing } from './aggregates/housing.ts';
 import { positionTable } from './aggregates/positions.ts';
 import { meetingsCoverage } from './coverage.ts';
+import { entityIndex } from './entities.ts';
 import { changeTimes } from './feeds.ts';
 import { warmItems } from './items.ts';
 import { enactmentsOf } from './numbers.ts';
@@ -24,5 +25,6 @@ export async function warmRelease(release: Release): Promise<void> {
     changeTimes(release),
     meetingsCoverage(release),
     enactmentsOf(release),
+    entityIndex(release),
   ]);
 }
