@@ -2,7 +2,8 @@
 //   node --import tsx bench/extraction.ts [--errors]     (seconds; `make bench` runs it too)
 import { readFileSync } from 'node:fs';
 
-import { extractEntities, partyKey } from '../pipelines/enrich/entities.ts';
+import { partyKey } from '../core/text/entities.ts';
+import { extractEntities } from '../pipelines/enrich/entities.ts';
 import { parseCsv } from '../pipelines/synthetic/data.ts';
 
 const HERE = new URL('./extraction/', import.meta.url);
@@ -137,7 +138,16 @@ export const SETS = [
     label: 'more 2017 agenda items (held out once, then used)',
     load: () => loadItems('heldout4'),
   },
-  { key: 'heldOut', label: '2016 and 2017 agenda items (held out)', load: () => loadItems('heldout5') },
+  {
+    key: 'agendas2016and2017',
+    label: '2016 and 2017 agenda items (held out once, then used)',
+    load: () => loadItems('heldout5'),
+  },
+  {
+    key: 'heldOut',
+    label: '2016 and 2020 agenda items (held out, labelled blind)',
+    load: () => loadItems('heldout6'),
+  },
 ] as const;
 export type ExtractionSets = Record<(typeof SETS)[number]['key'], ExtractionResult>;
 

@@ -1,6 +1,7 @@
 // Amounts, housing units, street addresses and agreement parties from an item's title and long title.
 // Precise before complete: each pattern is narrow, and every value returned appears literally in the text
 // (after whitespace is collapsed, since layout lines wrap mid-phrase).
+import { partyKey } from '../../core/text/entities.ts';
 import type { Amount, AmountQualifier, Extracted, UnitMention } from '../records.ts';
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -439,20 +440,6 @@ function cleanName(raw: string): string | null {
   if (NOT_A_PARTY.test(name) || /^\d+$/.test(name) || (!/\s/.test(name) && !/,/.test(name))) return null;
   if (GENERIC.test(name) || ADDRESS_ONLY.test(name) || DATE.test(name)) return null;
   return name;
-}
-
-/** The comparison key of a party name: case, punctuation, a leading `the`, `et al.` and legal forms aside. */
-export function partyKey(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[’']/g, '')
-    .replace(/[^\p{L}\p{N}&/ -]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^the /, '')
-    .replace(/ et al$/, '')
-    .replace(/(?:\s+(?:inc|llc|l p|lp|llp|ltd|corp|corporation|co|n a|na|plc))+$/, '')
-    .trim();
 }
 
 function parties(title: string, longTitle: string): string[] {
