@@ -100,7 +100,7 @@ t.test('the preflight of /api/mcp grants what MCP clients send, and nothing of c
       Origin: SITE,
       'Access-Control-Request-Method': 'POST',
       'Access-Control-Request-Headers':
-        'content-type,mcp-protocol-version,mcp-session-id,mcp-method,mcp-name,last-event-id',
+        'content-type,mcp-protocol-version,mcp-session-id,mcp-method,mcp-name,last-event-id,authorization,traceparent',
     },
   });
   t.equal(pre.status, 204);
@@ -108,9 +108,10 @@ t.test('the preflight of /api/mcp grants what MCP clients send, and nothing of c
   t.match(pre.headers.get('access-control-allow-methods'), /\bPOST\b/);
   const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
   const mcp = ['mcp-protocol-version', 'mcp-session-id', 'mcp-method', 'mcp-name', 'last-event-id'];
-  for (const h of ['content-type', 'accept', ...mcp]) t.ok(allowed.includes(h), `${h} allowed`);
-  t.notOk(allowed.includes('authorization'), 'no Authorization: nothing here takes credentials');
-  t.equal(pre.headers.get('access-control-allow-credentials'), null, 'no credentials');
+  for (const h of ['content-type', ...mcp]) t.ok(allowed.includes(h), `${h} allowed`);
+  t.ok(allowed.includes('traceparent'), 'what a client library adds is granted too');
+  t.ok(allowed.includes('authorization'), 'an Authorization header a client sends anyway is granted, and ignored');
+  t.equal(pre.headers.get('access-control-allow-credentials'), null, 'never credentials: no cookie goes with it');
 });
 
 t.test('a foreign Host is still refused: the page cannot be reached under a rebound name', async (t) => {

@@ -164,23 +164,13 @@ export function createApp(config: Config, lake: Lake, mounts: Mount[] = []): App
     }
   });
   // CORS on every path, /api/mcp included: any origin, never credentials (the service holds none; the MCP gate's Host
-  // check is what stops DNS rebinding). A preflight may be cached for a day (browsers cap it lower: Chromium at 2 hours).
+  // check is what stops DNS rebinding). A preflight is granted the headers it asks for (none is given a meaning here
+  // that a page could abuse, and a fixed list refused what client libraries add: Authorization, traceparent, …) and may
+  // be cached for a day (browsers cap it lower: Chromium at 2 hours).
   app.use(
     cors({
       origin: '*',
       allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-      allowHeaders: [
-        'Accept',
-        'Content-Type',
-        'If-None-Match',
-        'If-Modified-Since',
-        'Range',
-        'Mcp-Protocol-Version',
-        'Mcp-Session-Id',
-        'Mcp-Method',
-        'Mcp-Name',
-        'Last-Event-Id',
-      ],
       exposeHeaders: [
         'X-Release-Id',
         'ETag',
