@@ -50,10 +50,10 @@ export interface Limits {
   downloadIdleMs: number;
   /** A download not done after this long is cut off. */
   downloadSendMs: number;
-  /** A download taking fewer bytes per second than this over a rate window (after its first) is cut off. */
+  /** While another download waits for a slot, the one furthest below this rate (bytes per second) is cut off. */
   downloadMinBytesPerS: number;
-  /** The span a download's rate is measured over; its first window is grace (filling the socket buffers). */
-  downloadRateWindowMs: number;
+  /** The least span, after its socket buffers first filled, a download's rate is judged over (src/http/downloads.ts). */
+  downloadGraceMs: number;
   /** Bytes of MCP request bodies held in memory at once, across requests (declared or read); beyond it 503. */
   mcpBodyBytesTotal: number;
 }
@@ -69,7 +69,7 @@ export const DEFAULT_LIMITS: Limits = {
   downloadIdleMs: 30_000,
   downloadSendMs: 15 * 60_000,
   downloadMinBytesPerS: 16 * 1024,
-  downloadRateWindowMs: 5_000,
+  downloadGraceMs: 300,
   mcpBodyBytesTotal: 32 * 1024 * 1024,
 };
 
@@ -101,7 +101,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       downloadIdleMs: Number(env.DOWNLOAD_IDLE_MS || DEFAULT_LIMITS.downloadIdleMs),
       downloadSendMs: Number(env.DOWNLOAD_SEND_MS || DEFAULT_LIMITS.downloadSendMs),
       downloadMinBytesPerS: Number(env.DOWNLOAD_MIN_BYTES_PER_S || DEFAULT_LIMITS.downloadMinBytesPerS),
-      downloadRateWindowMs: Number(env.DOWNLOAD_RATE_WINDOW_MS || DEFAULT_LIMITS.downloadRateWindowMs),
+      downloadGraceMs: Number(env.DOWNLOAD_GRACE_MS || DEFAULT_LIMITS.downloadGraceMs),
       mcpBodyBytesTotal: Number(env.MCP_BODY_BYTES_TOTAL || DEFAULT_LIMITS.mcpBodyBytesTotal),
     },
   };

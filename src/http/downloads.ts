@@ -1,6 +1,7 @@
 // The pool of release-file downloads (GET /api/releases/:id/files/…), bounded apart from admission, and the byte
 // ranges (RFC 9110 §14) a download may be limited to.
-import { createReadStream, type ReadStream } from 'node:fs';
+import { constants, type ReadStream } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { finished, type Readable } from 'node:stream';
 
 import type { Context } from 'koa';
@@ -84,32 +85,43 @@ export function sendRange(ctx: Context, size: number, range: ByteRange | null): 
   ctx.length = range ? range.end - range.start + 1 : size;
 }
 
-/** One download in progress: its file stream and the bytes it had read at the last two rate checks. */
+/** One download in progress: whose it is, its file stream, and when its client first pushed back. */
 interface Download {
+  client: string;
+  started: number;
   file: ReadStream;
   cut: () => void;
-  /** [time, bytes read] at the last two rate checks (or the start): the spans a rate is measured over. */
-  marks: [number, number][];
-  /** Rate checks passed so far. */
-  checks: number;
+  /** When the response last pushed back (the file stream paused), until it takes bytes again. */
+  paused?: number;
+  /** The same at the start of its first pause that lasted: the socket buffers were full. */
+  full?: [number, number];
+}
+
+/** A request waiting for a slot. */
+interface Waiter {
+  client: string;
+  wake: () => void;
 }
 
 /**
  * Release file downloads, apart from the bound on DuckDB work: at most `downloadMax` at once. A download is counted
  * until its file stream is done (read to its end, or destroyed with the response when the client goes away or is cut
- * off; stream.finished calls back exactly once). It is cut off when its client takes no byte for `downloadIdleMs`, is
- * not done after `downloadSendMs`, or takes fewer than `downloadMinBytesPerS` over any `downloadRateWindowMs` window
- * after the first (the idle limit never fires on a client that trickles). When every slot is held, a new download
- * takes the slot of the slowest one past its first window taking less than that lately (cut off at once), and
- * when none is, it waits for a slot up to two windows (the longest such a reader holds one; at most 4 × `downloadMax`
- * wait), so slow readers never hold the pool; only then is it answered 503 with Retry-After. A range
- * read is a download like any other. Rates count bytes read from the file, which backpressure ties to what the client
- * takes (plus the socket buffers, filled in the first window).
+ * off; stream.finished calls back exactly once). It is cut off when its client takes no byte for `downloadIdleMs` or
+ * is not done after `downloadSendMs`. When every slot is held, a new download waits, and while anyone waits:
+ * - a freed slot goes to the waiting client address that holds the fewest (the oldest request among equals), so no
+ *   address holds more than its share while others wait;
+ * - every `downloadGraceMs` / 10 the holder furthest below `downloadMinBytesPerS` is cut off, its rate measured over
+ *   what it has actually taken: the bytes read from the file since its socket buffers first filled (the response
+ *   first pushed back), over the time since, once that is at least `downloadGraceMs`. Nobody waiting, nobody is cut
+ *   for being slow.
+ * A waiter not served within 10 × `downloadGraceMs` (at most 4 × `downloadMax` wait) is answered 503 with
+ * Retry-After. A range read is a download like any other.
  */
 export class Downloads {
   private readonly held = new Set<Download>();
   /** Requests waiting for a slot, oldest first. */
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  private reclaiming?: NodeJS.Timeout;
 
   constructor(private readonly limits: Limits) {}
 
@@ -118,12 +130,21 @@ export class Downloads {
     return this.held.size;
   }
 
-  async start(ctx: Context, path: string, range: ByteRange | null = null): Promise<Readable> {
-    const { downloadMax, downloadIdleMs, downloadSendMs, downloadRateWindowMs } = this.limits;
-    // The longest a reader below the minimum rate holds a slot: its first window, then the one that measures it.
-    const until = Date.now() + 2 * downloadRateWindowMs;
-    while (this.held.size >= downloadMax && !this.evictSlowest()) {
-      if (!(await this.slotFreed(until)) && !this.evictSlowest()) {
+  /** Waiting for a slot now. */
+  get waiters(): number {
+    return this.waiting.length;
+  }
+
+  /**
+   * Sends an opened release file (`openReleaseFile`) or its range once a slot is free; the handle is closed when the
+   * stream ends; one turned away (503) is the caller's to close.
+   */
+  async start(ctx: Context, handle: FileHandle, range: ByteRange | null = null): Promise<Readable> {
+    const { downloadMax, downloadIdleMs, downloadSendMs, downloadGraceMs } = this.limits;
+    const client = ctx.ip;
+    const until = Date.now() + 10 * downloadGraceMs;
+    while (this.held.size >= downloadMax) {
+      if (!(await this.slotFreed(client, until))) {
         throw new HttpError(
           503,
           'Downloads busy',
@@ -133,81 +154,103 @@ export class Downloads {
         );
       }
     }
-    const file = createReadStream(path, range ?? {});
-    const download: Download = { file, cut: () => ctx.res.destroy(), marks: [[Date.now(), 0]], checks: 0 };
+    const file = handle.createReadStream(range ?? {});
+    const download: Download = { client, started: Date.now(), file, cut: () => ctx.res.destroy() };
+    file.on('pause', () => (download.paused = Date.now()));
+    file.on('resume', () => {
+      this.filled(download, Date.now());
+      download.paused = undefined;
+    });
     this.held.add(download);
     const send = setTimeout(download.cut, downloadSendMs);
-    const check = setInterval(() => this.check(download), downloadRateWindowMs);
     ctx.res.setTimeout(downloadIdleMs, download.cut);
     finished(file, () => {
       this.free(download);
       clearTimeout(send);
-      clearInterval(check);
     });
     return file;
   }
 
   /**
-   * Bytes per second a download took lately, null in its first window (when the socket buffers fill): since the last
-   * check, or since the one before when the last was less than a quarter window ago (too short a span to judge; null
-   * if that one is the start).
+   * Notes when a download's buffers first filled: at the start of a pause that has lasted a tenth of the grace (a
+   * pause relieved at once is a chunk waiting for the socket, not a full buffer).
    */
-  private rate(d: Download, now: number): number | null {
-    if (d.checks === 0) return null;
-    const window = this.limits.downloadRateWindowMs;
-    const [last, before] = [d.marks[d.marks.length - 1], d.marks[0]];
-    if (now - last[0] < window / 4 && d.checks < 2) return null; // the one before is the start: the buffers filling
-    const [at, bytes] = now - last[0] >= window / 4 ? last : before;
-    return ((d.file.bytesRead - bytes) * 1000) / (now - at);
+  private filled(d: Download, now: number): void {
+    if (!d.full && d.paused && now - d.paused >= this.limits.downloadGraceMs / 10)
+      d.full = [d.paused, d.file.bytesRead]; // with a chunk that was on its way when it paused
   }
 
-  /** Every window after the first: a download below the minimum rate over the last one is cut off. */
-  private check(d: Download): void {
-    const now = Date.now();
-    const last = d.marks[d.marks.length - 1];
-    const took = ((d.file.bytesRead - last[1]) * 1000) / (now - last[0]);
-    if (d.checks > 0 && took < this.limits.downloadMinBytesPerS) return this.evict(d);
-    d.checks++;
-    d.marks = [last, [now, d.file.bytesRead]];
+  /** How many bytes a download is behind the minimum rate since its buffers filled; null before it can be judged. */
+  private behind(d: Download, now: number): number | null {
+    this.filled(d, now);
+    if (!d.full || now - d.full[0] < this.limits.downloadGraceMs) return null;
+    return (this.limits.downloadMinBytesPerS * (now - d.full[0])) / 1000 - (d.file.bytesRead - d.full[1]);
   }
 
-  /** Cuts off the slowest download measured below the minimum rate, freeing its slot now; false if there is none. */
-  private evictSlowest(): boolean {
+  /** While anyone waits: cuts off the download furthest behind the minimum rate, one per waiter. */
+  private reclaim(): void {
     const now = Date.now();
-    let slowest: Download | undefined;
-    let lowest = this.limits.downloadMinBytesPerS;
-    for (const d of this.held) {
-      const r = this.rate(d, now);
-      if (r !== null && r < lowest) [slowest, lowest] = [d, r];
+    const behind = [...this.held]
+      .map((d) => [d, this.behind(d, now) ?? 0] as const)
+      .filter(([, b]) => b > 0)
+      .sort((a, b) => b[1] - a[1]);
+    for (const [d] of behind.slice(0, this.waiting.length)) {
+      this.free(d); // its slot is free now, before its stream reports the end
+      d.cut();
     }
-    if (!slowest) return false;
-    this.evict(slowest);
-    return true;
   }
 
-  private evict(d: Download): void {
-    this.free(d); // its slot is free now, before its stream reports the end
-    d.cut();
-  }
-
-  /** Lets go of a download's slot (once) and wakes the longest waiting request. */
+  /** Lets go of a download's slot (once) and wakes the waiting client that holds the fewest. */
   private free(d: Download): void {
-    if (this.held.delete(d)) this.waiting.shift()?.();
+    if (!this.held.delete(d) || this.waiting.length === 0) return;
+    const holds = (client: string) => [...this.held].filter((h) => h.client === client).length;
+    let next = 0;
+    for (let i = 1; i < this.waiting.length; i++)
+      if (holds(this.waiting[i].client) < holds(this.waiting[next].client)) next = i;
+    this.waiting.splice(next, 1)[0].wake();
   }
 
   /** Waits until a slot is let go (true) or `until` passes (false); at most 4 × `downloadMax` requests wait. */
-  private slotFreed(until: number): Promise<boolean> {
+  private slotFreed(client: string, until: number): Promise<boolean> {
     if (this.waiting.length >= 4 * this.limits.downloadMax || Date.now() >= until) return Promise.resolve(false);
+    this.reclaiming ??= setInterval(() => this.reclaim(), this.limits.downloadGraceMs / 10);
     return new Promise((resolve) => {
-      const wake = () => {
+      const settle = (freed: boolean) => {
         clearTimeout(timer);
-        resolve(true);
+        if (this.waiting.length === 0) this.reclaiming = void clearInterval(this.reclaiming);
+        resolve(freed);
       };
+      const waiter: Waiter = { client, wake: () => settle(true) };
       const timer = setTimeout(() => {
-        this.waiting.splice(this.waiting.indexOf(wake), 1);
-        resolve(false);
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        settle(false);
       }, until - Date.now());
-      this.waiting.push(wake);
+      this.waiting.push(waiter);
     });
   }
+}
+
+/**
+ * Opens a file of a verified release without following a link and checks its size against the manifest's: a file
+ * swapped or changed since the release was verified is refused (409) rather than sent under the manifest's ETag.
+ */
+export async function openReleaseFile(path: string, name: string, bytes: number): Promise<FileHandle> {
+  const changed = (why: string) =>
+    new HttpError(
+      409,
+      'Release file changed',
+      `${name} ${why} since the release was verified; it is not served`,
+      { file: name },
+      {},
+      'release-file-changed',
+    );
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'ELOOP' ? changed('was replaced by a link') : changed('cannot be opened');
+  });
+  const size = (await handle.stat()).size;
+  if (size !== bytes) {
+    await handle.close();
+    throw changed(`has ${size} bytes, not the manifest's ${bytes},`);
+  }
+  return handle;
 }

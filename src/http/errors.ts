@@ -56,6 +56,13 @@ export const PROBLEM_TYPES = {
     description: 'The Accept header names no media type the endpoint can answer with.',
     action: 'Accept application/json (and, where offered, text/markdown or application/x-ndjson).',
   },
+  'release-file-changed': {
+    status: 409,
+    title: 'Release file changed',
+    description:
+      "A file of a kept release is no longer what its manifest lists (replaced by a link, or another size) since the server verified the release: it is not sent under the manifest's checksum.",
+    action: 'Download the current release (`/api/releases`); the operator is told by the server log.',
+  },
   'range-not-satisfiable': {
     status: 416,
     title: 'Range not satisfiable',

@@ -203,6 +203,8 @@ const toolCall = fc.oneof(
 /** POST /api/mcp (a server with the default limits): batches of up to twice the bound of calls (beyond it: 400), and
  * forged Host headers. */
 const BATCH = DEFAULT_LIMITS.mcpBatchLimit;
+/** Spellings of the MCP path that route to it: each must meet the same gates (issue 45). */
+const MCP_PATHS = ['/api/mcp', '/api/mcp/', '/API/MCP', '/Api/Mcp/', '/api%2Fmcp', '/api/./mcp', '//api/mcp'];
 const mcpRequests: fc.Arbitrary<FuzzRequest> = fc.oneof(
   fc.tuple(fc.integer({ min: 1, max: 2 * BATCH }), toolCall).map(([calls, call]) => ({
     path: '/api/mcp',
@@ -212,8 +214,8 @@ const mcpRequests: fc.Arbitrary<FuzzRequest> = fc.oneof(
     expect: calls > BATCH ? [400] : [200, 503],
     body: JSON.stringify(Array.from({ length: calls }, (_, i) => rpc(i + 1, 'tools/call', call))),
   })),
-  fc.integer({ min: BATCH + 1, max: 150 }).map((calls) => ({
-    path: '/api/mcp',
+  fc.tuple(fc.integer({ min: BATCH + 1, max: 150 }), fc.constantFrom(...MCP_PATHS)).map(([calls, path]) => ({
+    path,
     response: null,
     method: 'POST',
     mcp: true,

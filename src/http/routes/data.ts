@@ -46,7 +46,7 @@ import type {
 } from '../../schema-types.ts';
 import { schema } from '../../schemas.ts';
 import { notModified } from '../cache.ts';
-import { rangeOf, releaseFileType, sendRange } from '../downloads.ts';
+import { openReleaseFile, rangeOf, releaseFileType, sendRange } from '../downloads.ts';
 import { type Endpoint, endpoint, type RawRoute } from '../endpoints.ts';
 import { notFound } from '../errors.ts';
 import { header, headerRef, type Operations, pathParameter, problem, response } from '../openapi-parts.ts';
@@ -245,20 +245,28 @@ async function releaseFile(ctx: Context): Promise<void> {
       );
     ({ sha256, bytes } = entry);
   }
-  ctx.set('X-Release-Id', id);
-  const fresh = notModified(ctx, `"${sha256}"`, 'public, max-age=31536000, immutable', {
-    modified: manifest.createdAt,
-    coded: false,
-  });
-  ctx.set('Accept-Ranges', 'bytes');
-  if (fresh) return;
-  const range = rangeOf(ctx, bytes, sha256);
-  ctx.type = releaseFileType(path!);
-  if (small) ctx.body = range ? small.subarray(range.start, range.end + 1) : small;
-  else if (ctx.method === 'HEAD')
-    ctx.status = 200; // headers only: no file opened, no download counted
-  else ctx.body = await (ctx.state as State).downloads.start(ctx, join(dir, path!), range);
-  sendRange(ctx, bytes, range);
+  // Opened before any header names its checksum: a file changed since the release verified is refused.
+  const handle = small ? null : await openReleaseFile(join(dir, path!), path!, bytes);
+  try {
+    ctx.set('X-Release-Id', id);
+    const fresh = notModified(ctx, `"${sha256}"`, 'public, max-age=31536000, immutable', {
+      modified: manifest.createdAt,
+      coded: false,
+    });
+    ctx.set('Accept-Ranges', 'bytes');
+    if (fresh) return void (await handle?.close());
+    const range = rangeOf(ctx, bytes, sha256);
+    ctx.type = releaseFileType(path!);
+    if (!handle) ctx.body = range ? small!.subarray(range.start, range.end + 1) : small;
+    else if (ctx.method === 'HEAD') {
+      await handle.close(); // headers only: no download counted
+      ctx.status = 200;
+    } else ctx.body = await (ctx.state as State).downloads.start(ctx, handle, range);
+    sendRange(ctx, bytes, range);
+  } catch (e) {
+    if (!ctx.body) await handle?.close();
+    throw e;
+  }
 }
 
 /** The release files in the OpenAPI document: GET (with ranges) and HEAD. */
@@ -309,6 +317,7 @@ const releaseFileOperations: Operations = (ex) => {
       : {}),
     304: response('304', null, undefined, { headers: fileHeaders }),
     404: response('404', { 'application/problem+json': problem }, files),
+    409: response('409', { 'application/problem+json': problem }, files),
     ...(method === 'get'
       ? {
           416: response('416', { 'application/problem+json': problem }, files, {
