@@ -47,6 +47,9 @@ export interface JudgedResult {
   perKind: Record<Kind, { queries: number } & Partial<Record<Engine, Metrics>>>;
   /** Queries whose hybrid request fell back to lexical (with the reason). */
   fallbacks: { id: string; reason: string }[];
+  /** Per kind: hybrid queries whose top 20 the fusion reordered, and of those how many ranked better or worse than
+   * lexical by nDCG@10 (the gate: the fusion stays out when lexical is sure, docs/hybrid.md). */
+  fusion: Record<Kind, { hybrid: number; reordered: number; better: number; worse: number }>;
   perQuery: ({ id: string; kind: Kind; query: string } & Partial<Record<Engine, Metrics>> & {
       lexical: Metrics;
       hybrid: Metrics;
@@ -110,6 +113,8 @@ export interface SearchAnswer {
   used: string;
   embeddingModel: string | null;
   fallbackReason: string | null;
+  /** Hybrid: how many results the fusion moved from where BM25 put them. */
+  reordered?: number;
 }
 
 /** The top `limit` page ids of `/api/search` at `baseUrl` in one mode. */
@@ -123,7 +128,7 @@ export async function searchIds(
   if (!res.ok) throw new Error(`${mode} '${q}': HTTP ${res.status}`);
   const body = (await res.json()) as {
     results: { id: string }[];
-    retrieval: { used: string; embeddingModel: string | null; fallbackReason: string | null };
+    retrieval: { used: string; embeddingModel: string | null; fallbackReason: string | null; reordered?: number };
   };
   return { ids: body.results.map((r) => r.id), ...body.retrieval };
 }
@@ -136,12 +141,14 @@ export async function judgedMetrics(
 ): Promise<JudgedResult> {
   const perQuery: JudgedResult['perQuery'] = [];
   const fallbacks: JudgedResult['fallbacks'] = [];
+  const reordered = new Map<string, number | null>();
   let model: string | null = null;
   for (const q of queries) {
     const lexical = await searchIds(baseUrl, q.query, 'lexical');
     const hybrid = await searchIds(baseUrl, q.query, 'hybrid');
     if (hybrid.used !== 'hybrid') fallbacks.push({ id: q.id, reason: hybrid.fallbackReason ?? '' });
     model ??= hybrid.embeddingModel;
+    reordered.set(q.id, hybrid.used === 'hybrid' ? (hybrid.reordered ?? 0) : null);
     perQuery.push({
       id: q.id,
       kind: q.kind,
@@ -153,10 +160,18 @@ export async function judgedMetrics(
   }
   const engines = ENGINES.filter((e) => e !== 'fts5' || fts);
   const perKind = {} as JudgedResult['perKind'];
+  const fusion = {} as JudgedResult['fusion'];
   for (const kind of KINDS) {
     const of = perQuery.filter((p) => p.kind === kind);
     perKind[kind] = { queries: of.length };
     if (of.length) for (const e of engines) perKind[kind][e] = average(of.map((p) => p[e]!));
+    const moved = of.filter((p) => (reordered.get(p.id) ?? 0) > 0);
+    fusion[kind] = {
+      hybrid: of.filter((p) => reordered.get(p.id) !== null).length,
+      reordered: moved.length,
+      better: moved.filter((p) => p.hybrid.ndcg10 > p.lexical.ndcg10 + 1e-9).length,
+      worse: moved.filter((p) => p.hybrid.ndcg10 < p.lexical.ndcg10 - 1e-9).length,
+    };
   }
   return {
     queries: queries.length,
@@ -166,6 +181,7 @@ export async function judgedMetrics(
     fts5: fts ? average(perQuery.map((p) => p.fts5!)) : null,
     perKind,
     fallbacks,
+    fusion,
     perQuery,
   };
 }
@@ -246,6 +262,12 @@ export function formatJudged(r: JudgedResult): string {
   for (const f of r.fallbacks) reasons.set(f.reason, [...(reasons.get(f.reason) ?? []), f.id]);
   for (const [reason, ids] of reasons)
     lines.push(`hybrid fell back to lexical on ${ids.length} (${ids.join(', ')}): ${reason}`);
+  lines.push(
+    `fusion reordered the top 20 (of the hybrid answers; nDCG@10 better/worse than lexical): ${KINDS.map((k) => {
+      const f = r.fusion[k];
+      return `${k} ${f.reordered}/${f.hybrid} (${f.better}+ ${f.worse}-)`;
+    }).join(', ')}`,
+  );
   return lines.join('\n');
 }
 

@@ -1072,6 +1072,8 @@ export type Retrieval = {
     signals: ('phrase' | 'number' | 'name')[];
     kept: number;
   };
+  /** Hybrid only: how many of the results answered stand where BM25 alone would not put them; 0 when the fusion changed nothing shown (exact matches kept, or the vectors agreed). */
+  reordered?: number;
 };
 
 /** roll-call.json: One recorded vote (spec 2.4). Names are surnames as printed; a recorded position is not a stance on the matter. */

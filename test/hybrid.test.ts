@@ -154,6 +154,12 @@ t.test('exact matches keep their lexical rank; vectors rank below them', async (
     const kept = Math.min(10, lexical.total);
     t.equal(hybrid.retrieval.exactMatch.kept, kept, `${q}: ${kept} kept`);
     t.same(top10(hybrid).slice(0, kept), top10(lexical).slice(0, kept), `${q}: the lexical top ${kept}, in order`);
+    t.equal(
+      hybrid.retrieval.reordered,
+      ids(hybrid).filter((id: string, i: number) => ids(lexical)[i] !== id).length,
+      `${q}: reordered counts the results not where BM25 put them`,
+    );
+    t.ok(hybrid.retrieval.reordered <= 20 - kept, `${q}: none of the ${kept} kept is among them`);
     t.ok(
       hybrid.results.every((r: Json, i: number) => i < kept === r.score > 1),
       'kept results score above 1, the others at most 1',
@@ -176,6 +182,7 @@ t.test('exact matches keep their lexical rank; vectors rank below them', async (
     'q=officials%20disclosing%20donations%20they%20solicited%20for%20others&mode=hybrid&limit=10',
   );
   t.equal(p.retrieval.exactMatch.kept, 0, 'no page has every word');
+  t.ok(p.retrieval.reordered > 0, `the fusion reordered ${p.retrieval.reordered} of the 10: it says so`);
   const lex = await search(
     running.url,
     'q=officials%20disclosing%20donations%20they%20solicited%20for%20others&limit=10',

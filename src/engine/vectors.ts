@@ -36,6 +36,8 @@ export interface Retrieval {
   fallbackReason: string | null;
   /** Hybrid only: the query's exact signals and how many top results kept their lexical rank for them. */
   exactMatch?: { signals: ExactSignal[]; kept: number };
+  /** Hybrid only: how many of the results answered stand where BM25 alone would not put them (0: fusion stayed out). */
+  reordered?: number;
 }
 
 interface Loaded {
@@ -212,8 +214,9 @@ export async function hybridRank(
       );
   const { ranked, kept } = fuse(lex.hits, similarity, floor, (id) => !whole || whole.has(id));
   const covered = ranked.filter((r) => similarity.has(r.id)).length;
+  const hits = ranked.slice(0, p.limit);
   return {
-    hits: ranked.slice(0, p.limit),
+    hits,
     total: ranked.length,
     retrieval: {
       requested: 'hybrid',
@@ -222,6 +225,7 @@ export async function hybridRank(
       semanticCoverage: ranked.length ? Math.round((covered / ranked.length) * 1000) / 1000 : 0,
       fallbackReason: null,
       exactMatch: { signals, kept },
+      reordered: hits.filter((h, i) => lex.hits[i]?.id !== h.id).length,
     },
   };
 }
