@@ -71,7 +71,7 @@ const ROWS: ToolRow[] = [
     name: 'vote_aggregate',
     title: "Count a supervisor's recorded positions",
     description: [
-      'Counts of one supervisor\'s recorded positions (aye, no, absent, excused) per file or per roll call, with page evidence (GET /api/aggregates/votes), for "how often did X vote no".',
+      'Counts of one supervisor\'s recorded positions (aye, no, absent, excused) per file or per roll call, with page evidence (GET /api/aggregates/votes), for "how often did X vote no": groupBy=roll-call counts every vote, the default (file) each file once.',
       'Counts cover only the meetings with recorded votes: read `coverage` before concluding anything about a span. A recorded position is not a stance on the underlying matter; read each action.',
     ].join(' '),
     more: 'totals count every match; lower `limit`, narrow from/to or position to see the rest of the evidence',

@@ -38,7 +38,7 @@ export const getMeetingTool = tool<Params, Paged>({
   name: 'get_meeting',
   title: 'One meeting: items, votes, speakers',
   description: [
-    'One meeting the lake holds (GET /api/meetings/{date}): documents with PDF links, its items in agenda order with their actions, roll calls and printed results, every public commenter in order.',
+    'One meeting the lake holds (GET /api/meetings/{date}): documents with PDF links, `facts` (meeting type, members, who presided, call to order and adjournment times, late arrivals, as the documents print them), its items in agenda order with their actions, roll calls and printed results, every public commenter in order.',
     `Items come ${ITEMS_PER_CALL} at a time: itemsTotal says how many there are; call again with offset = nextOffset for the next ones (null after the last).`,
     'For "what happened on <date>", "which items were not adopted" (result=not-adopted) or "who spoke" (the Clerk\'s summaries, not verbatim). A recorded position is not a stance on the underlying matter.',
   ].join(' '),
