@@ -96,6 +96,7 @@ t.test('a start that fails after the DuckDB of a release is made leaves no spill
   // DuckDB (and its spill folder) is made before reading its tables refuses it.
   const lake = await mkdtemp(join(tmpdir(), 'lake-odd-'));
   await mkdir(join(lake, 'releases'));
+  t.teardown(() => rm(lake, { recursive: true, force: true }));
   const broken = 'dddddddddddddddd';
   await copyAs(lake, broken, broken);
   const dir = join(lake, 'releases', broken);
@@ -121,6 +122,7 @@ t.test('a start that fails after the DuckDB of a release is made leaves no spill
 t.test('a start that fails to listen closes the release it opened, with its spill folder', async (t) => {
   const lake = await mkdtemp(join(tmpdir(), 'lake-odd-'));
   await mkdir(join(lake, 'releases'));
+  t.teardown(() => rm(lake, { recursive: true, force: true }));
   const id = 'eeeeeeeeeeeeeeee';
   await copyAs(lake, id, id);
   await pointCurrent(lake, id);
