@@ -1,17 +1,19 @@
 // Writes schemas/examples/openapi.json: for every operation of the OpenAPI document, example parameters taken from
 // the real corpus (a page, an item with a recorded roll call, a public comment, a meeting, a snapshot record, the
 // release) and the answers the server gave to them and to a refused request of each kind (400, 404, 406, MCP's
-// refusals). Run over the test fixture release (built from ../shared/corpus): `make openapi-examples`. The document
-// (src/http/openapi.ts) reads the file; test/openapi.test.ts sends every example again and validates the answers.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// refusals; a 409 from a link to a release file). Run over the test fixture release (built from ../shared/corpus):
+// `make openapi-examples`. The document (src/http/openapi.ts) reads the file; test/openapi.test.ts sends every example again and validates the answers.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
+import { openReleaseFile } from '../src/http/downloads.ts';
 import { toProblem } from '../src/http/errors.ts';
 import { type Examples, EXAMPLES_FILE, type OperationExamples } from '../src/http/openapi.ts';
 import { openapi } from '../src/http/routes/index.ts';
 import { Overloaded } from '../src/lake/pool.ts';
 import { ENTITIES } from '../src/queries/snapshots.ts';
-import { startFixtureServer } from '../test/fixture.ts';
+import { FIXTURE_LAKE, startFixtureServer } from '../test/fixture.ts';
 import { type Answer, answer, answerForHost, exampleUrl, missingValues } from '../test/openapi-requests.ts';
 
 /** The base URL the examples' links name: the default `make serve` address. */
@@ -136,6 +138,28 @@ const busy = (path: string) => {
   return { type: 'about:blank', title: p.title, status: p.status, detail: p.detail, instance: path, release };
 };
 
+// A release file swapped for a link (409): the fixture release is shared, so the error comes from opening a link of
+// its own to the file, as the server would.
+const changed = async (path: string, file: string) => {
+  const dir = await mkdtemp(join(tmpdir(), 'openapi-409-'));
+  await symlink(join(FIXTURE_LAKE, 'releases', release, file), join(dir, 'link'));
+  const error = await openReleaseFile(join(dir, 'link'), file, 0).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  await rm(dir, { recursive: true });
+  const p = toProblem(error)!;
+  return {
+    type: `${BASE}/problems/${p.type}`,
+    title: p.title,
+    status: p.status,
+    detail: p.detail,
+    instance: path,
+    ...p.extra,
+    release,
+  };
+};
+
 const doc = openapi(BASE) as { paths: Record<string, Record<string, Json>> };
 const operations: Record<string, OperationExamples> = {};
 const expect = (a: Answer, status: number, what: string) => {
@@ -215,6 +239,14 @@ for (const [path, item] of Object.entries(doc.paths)) {
           406,
           `${url} not acceptable`,
         ).body,
+      };
+    if (op.responses['409'] && method === 'get')
+      responses['409'] = {
+        // the path as the server names it in `instance` (its 416 said it)
+        'application/problem+json': await changed(
+          (responses['416']?.['application/problem+json'] as Json)?.instance ?? url,
+          String(own.path ?? 'manifest.json'),
+        ),
       };
     if (op.responses['503']) responses['503'] = { 'application/problem+json': busy(url.split('?')[0]) };
     for (const r of Object.values(responses))

@@ -845,6 +845,8 @@ export type Problem = {
   keptReleases?: string[];
   /** For a 416: the size of the file in bytes (the range asked for starts past it). */
   size?: number;
+  /** For a 409: the release file that is no longer what its manifest lists (its path in the release). */
+  file?: string;
   release?: string | null;
 };
 

@@ -44,7 +44,11 @@ export async function start(config: Config): Promise<Running> {
   server.setTimeout(limits.sendTimeoutMs);
   server.on('clientError', onClientError(config.log));
   server.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  // A start that fails here (the port taken) closes the release it opened: its DuckDB and spill folder with it.
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject)).catch((e) => {
+    lake.close();
+    throw e;
+  });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   return {

@@ -2,36 +2,23 @@
 // the download ends (done, aborted, cut off), and a reader that stalls or takes too long is cut off. Kept releases
 // are listed even when one's manifest cannot be read.
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import t, { type Test } from 'tap';
 
 import type { Limits } from '../src/config.ts';
 import { type Running, start } from '../src/server.ts';
+import { paddedLake, reader } from './chaos/releases.ts';
 import type { Json } from './fixture.ts';
-import { FIXTURE_LAKE, fixtureRelease, get, schemaErrors, testConfig } from './fixture.ts';
-
-const id = await fixtureRelease();
+import { FIXTURE_LAKE, get, schemaErrors, testConfig } from './fixture.ts';
 
 // The fixture release with one more file listed in its manifest, larger than what the loopback's socket buffers take
 // in (a few MB) from a reader that reads nothing.
-const lake = await mkdtemp(join(tmpdir(), 'lake-'));
+const { lake, id, path, big } = await paddedLake();
 t.teardown(() => rm(lake, { recursive: true, force: true }));
-// Only the current release: the fixture lake may keep older ones from earlier builds.
-await cp(join(FIXTURE_LAKE, 'releases', id), join(lake, 'releases', id), { recursive: true });
-await symlink(join('releases', id), join(lake, 'current'));
 const BIG = 'padding.bin';
-const big = Buffer.alloc(64 * 1024 * 1024, 'board records ');
-await writeFile(join(lake, 'releases', id, BIG), big);
-const manifest = JSON.parse(await readFile(join(lake, 'releases', id, 'manifest.json'), 'utf8'));
-manifest.tables.padding = {
-  files: [{ path: BIG, sha256: createHash('sha256').update(big).digest('hex'), bytes: big.length, rows: 0 }],
-  rows: 0,
-};
-await writeFile(join(lake, 'releases', id, 'manifest.json'), JSON.stringify(manifest));
 
 /** A server over that lake with these download bounds, closed when the test ends. */
 async function serve(t: Test, limits: Partial<Limits>): Promise<Running> {
@@ -39,7 +26,6 @@ async function serve(t: Test, limits: Partial<Limits>): Promise<Running> {
   t.teardown(() => running.close());
   return running;
 }
-const path = `/api/releases/${id}/files/${BIG}`;
 
 /** A download whose client sends the request and then reads nothing. Resolves once the server has started sending. */
 async function stalled(running: Running): Promise<Socket> {
@@ -125,30 +111,6 @@ for (const [setting, value] of [
   );
 }
 
-/**
- * A download from loopback address `from` (each client its own address) whose client reads `bytesPerS` (a few bytes
- * at a time below 64): `got` counts what it read, `done` resolves when the connection ends.
- */
-function reader(running: Running, from: string, bytesPerS: number, range = '') {
-  const socket = connect({ port: Number(new URL(running.url).port), host: '127.0.0.1', localAddress: from });
-  socket.on('error', () => {});
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${range ? `Range: bytes=${range}\r\n` : ''}\r\n`);
-  const state = { got: 0, done: new Promise<void>((resolve) => socket.once('close', () => resolve())) };
-  const started = Date.now();
-  socket.pause();
-  const tick = setInterval(() => {
-    // what the rate allows by now, taken from what has arrived
-    for (let want = (bytesPerS * (Date.now() - started)) / 1000 - state.got; want >= 1;) {
-      const chunk = socket.read(Math.min(Math.floor(want), socket.readableLength)) as Buffer | null;
-      if (!chunk) break;
-      state.got += chunk.length;
-      want -= chunk.length;
-    }
-  }, 50);
-  void state.done.then(() => clearInterval(tick));
-  return Object.assign(state, { socket });
-}
-
 t.test(
   'default limits: with 32 readers taking a few bytes a second, a new download starts within 2 s; an honest one is not cut',
   async (t) => {
@@ -156,10 +118,10 @@ t.test(
     const { downloads } = running;
     // An honest reader (1 MiB/s, well above the minimum rate) of the first 16 MiB, going for a few seconds: on
     // loopback the kernel takes 4 MB at once, then more only as a third of that is read.
-    const honest = reader(running, '127.0.0.2', 1024 * 1024, `0-${16 * 1024 * 1024 - 1}`);
+    const honest = reader(running.url, path, '127.0.0.2', 1024 * 1024, `0-${16 * 1024 * 1024 - 1}`);
     await new Promise((r) => setTimeout(r, 3000));
     // 32 slow readers, each from an address of its own: no address holds more than its share.
-    const slow = Array.from({ length: 32 }, (_, i) => reader(running, `127.0.1.${i + 1}`, 4));
+    const slow = Array.from({ length: 32 }, (_, i) => reader(running.url, path, `127.0.1.${i + 1}`, 4));
     t.teardown(() => slow.forEach((s) => s.socket.destroy()));
     await until('every slot to be held and more waiting', () => downloads.active === 16 && downloads.waiters > 8);
     const asked = Date.now();

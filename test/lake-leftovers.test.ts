@@ -1,10 +1,12 @@
 // What the server leaves behind or repeats when the lake is odd: a release folder whose manifest names another id is
 // refused once (not re-verified on every check) and health says so; a release opened while the server shuts down is
-// closed with its spill folder; a process that exits with releases open leaves no spill folder; pins rotating over
-// every kept release keep them all open.
+// closed with its spill folder; a process that exits with releases open leaves no spill folder, nor does a start that
+// fails after a release's DuckDB was made; pins rotating over every kept release keep them all open.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -87,6 +89,49 @@ t.test('a process that exits with a release open leaves no spill folder', async 
   );
   t.match(out, /board-records-/);
   t.notOk(existsSync(out), `${out} removed on exit`);
+});
+
+t.test('a start that fails after the DuckDB of a release is made leaves no spill folder', async (t) => {
+  // A table file that is not Parquet, listed with its own size and sha256: it passes the file checks, so the release's
+  // DuckDB (and its spill folder) is made before reading its tables refuses it.
+  const lake = await mkdtemp(join(tmpdir(), 'lake-odd-'));
+  await mkdir(join(lake, 'releases'));
+  t.teardown(() => rm(lake, { recursive: true, force: true }));
+  const broken = 'dddddddddddddddd';
+  await copyAs(lake, broken, broken);
+  const dir = join(lake, 'releases', broken);
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  const [name, table] = Object.entries(
+    manifest.tables as Record<string, { files: { path: string; sha256: string; bytes: number }[] }>,
+  ).find(([, table]) => table.files[0].path.endsWith('.parquet'))!;
+  const file = table.files[0];
+  const garbage = Buffer.from('not a parquet file\n');
+  await rm(join(dir, file.path));
+  await writeFile(join(dir, file.path), garbage);
+  Object.assign(file, { bytes: garbage.length, sha256: createHash('sha256').update(garbage).digest('hex') });
+  await rm(join(dir, 'manifest.json'));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await pointCurrent(lake, broken);
+  await t.rejects(
+    start(testConfig({ lakeDir: lake })),
+    new RegExp(`table ${name}: ${file.path} cannot be read as Parquet`),
+  );
+  t.same(spillsOf(broken), [], 'no spill folder of the refused release');
+});
+
+t.test('a start that fails to listen closes the release it opened, with its spill folder', async (t) => {
+  const lake = await mkdtemp(join(tmpdir(), 'lake-odd-'));
+  await mkdir(join(lake, 'releases'));
+  t.teardown(() => rm(lake, { recursive: true, force: true }));
+  const id = 'eeeeeeeeeeeeeeee';
+  await copyAs(lake, id, id);
+  await pointCurrent(lake, id);
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const port = (taken.address() as { port: number }).port;
+  await t.rejects(start(testConfig({ lakeDir: lake, port })), { code: 'EADDRINUSE' });
+  t.same(spillsOf(id), [], 'no spill folder of the release it opened');
 });
 
 t.test('pins rotating over every kept release open each once', async (t) => {

@@ -42,6 +42,7 @@ export const STATUS: Record<string, string> = {
   '405': 'Method not allowed',
   '406': 'Not acceptable: the Accept header names no media type this endpoint answers',
   '413': 'The request body is larger than 1 MiB',
+  '409': 'The release file is no longer what its manifest lists (replaced by a link, or resized): not served',
   '415': 'Content-Type is not application/json',
   '416': 'Range not satisfiable: the range starts past the end of the file (Content-Range: bytes */size)',
   '503': 'Busy (too many requests waiting, or a query past its time limit); retry after Retry-After seconds',

@@ -14,7 +14,7 @@ import { Release, ReleaseRefused, type ReleaseSettings } from './release.ts';
  * Older releases kept open at once for `release=` pins (and file downloads): as many as the lake keeps (a client
  * rotating pins over them must not reopen one per request), at most this many.
  */
-const MAX_PINNED = 16;
+export const MAX_PINNED = 16;
 /** Refusals listed in /api/health and /api/quality (the most recent). */
 const MAX_REFUSED = 20;
 

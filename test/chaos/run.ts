@@ -2,8 +2,11 @@
 // longer, against a server over the fixture release with small bounds (5 admission slots, short timeouts) so that a
 // leak shows. Ordinary requests run alongside throughout. Prints per scenario what the clients saw, the slowest
 // /api/health after it and what was left admitted; exits non-zero on any leak, any 5xx but 503 (admission full), or
-// a health check that is not 200 within 2 s.
+// a health check that is not 200 within 2 s. Then the cases of ./releases.ts, each on a server of its own (slow
+// download readers, unfinished MCP bodies, a release file swapped for a link, a misnamed release folder): each check
+// printed with what was seen, any that fails fails the run. `ROUNDS=0` runs those alone.
 import { startFixtureServer } from '../fixture.ts';
+import { releaseCases } from './releases.ts';
 import {
   abortedPages,
   abortedPosts,
@@ -99,6 +102,7 @@ for (let round = 1; round <= rounds; round++) {
 stop = true;
 await background;
 await running.close();
+const cases = await releaseCases();
 
 console.log(
   `chaos: ${rounds} rounds of ${n} connections per scenario in ${Math.round((Date.now() - started) / 1000)} s (5 admission slots)`,
@@ -130,5 +134,13 @@ const fivexx =
   );
 const leaks = [...tallies.values()].reduce((a, t) => a + t.admittedMax, 0);
 const unhealthy = [...tallies.values()].reduce((a, t) => a + t.healthFailed, 0);
-console.log(`leaks: ${leaks}, 5xx other than 503: ${fivexx}, failed health checks: ${unhealthy}`);
-process.exit(leaks || fivexx || unhealthy ? 1 : 0);
+for (const c of cases) {
+  console.log(c.scenario);
+  for (const k of c.checks) console.log(`  ${k.ok ? 'ok    ' : 'FAILED'} ${k.what.padEnd(40)} ${k.seen}`);
+}
+const failedChecks = cases.flatMap((c) => c.checks.filter((k) => !k.ok).map((k) => `${c.scenario}: ${k.what}`));
+console.log(
+  `leaks: ${leaks}, 5xx other than 503: ${fivexx}, failed health checks: ${unhealthy}, failed release checks: ${failedChecks.length}`,
+);
+for (const f of failedChecks) console.error(`chaos: FAILED ${f}`);
+process.exit(leaks || fivexx || unhealthy || failedChecks.length ? 1 : 0);
