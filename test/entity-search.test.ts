@@ -17,6 +17,7 @@ t.test('addresses as printed and as asked', async (t) => {
   t.same(parseAddress('1515 South Van Ness Avenue'), { street: ['south', 'van', 'ness'], low: 1515, high: 1515 });
   t.same(parseAddress('1900-1910-18th Street'), { street: ['18th'], low: 1900, high: 1910 });
   t.same(parseAddress('3124-3128A Laguna Street'), { street: ['laguna'], low: 3124, high: 3128 });
+  t.same(parseAddress('One Oak Street'), { street: ['oak'], low: 1, high: 1 }, 'a spelled One');
   t.same(parseAddress('Fillmore and Green Streets'), null, 'no number, no address');
   const asked = (q: string) => addressMentions(q).map((m) => `${m.low}-${m.high} ${m.street.join(' ')}`);
   t.same(asked('163 Alhambra St'), ['163-163 alhambra']);

@@ -33,6 +33,9 @@ export interface StreetNumbers {
   high: number;
 }
 
+/** `One Oak Street` as `1 Oak Street`: the one number the City spells in an address. */
+const spelledOne = (text: string) => text.replace(/\bone(?=\s+\p{L})/giu, '1');
+
 const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** The street's words: at most four, ending before its kind (a street of one word that is a kind, `Way`, keeps it). */
@@ -54,7 +57,7 @@ const range = (a: string, b: string | undefined) => {
 
 /** A printed address (`162-164 Alhambra Street`, `245-1st Street`, `3124-3128A Laguna Street`); null if none. */
 export function parseAddress(printed: string): StreetNumbers | null {
-  const m = /^(\d{1,5})[a-z]?(?:-(\d{1,5})[a-z]?(?=[\s-]))?(?:\s+|-)(.+)$/i.exec(printed.trim());
+  const m = /^(\d{1,5})[a-z]?(?:-(\d{1,5})[a-z]?(?=[\s-]))?(?:\s+|-)(.+)$/i.exec(spelledOne(printed.trim()));
   if (!m) return null;
   const street = streetWords(words(m[3]));
   return street.length ? { street, ...range(m[1], m[2]) } : null;
@@ -67,7 +70,7 @@ export function parseAddress(printed: string): StreetNumbers | null {
  */
 export function addressMentions(text: string): StreetNumbers[] {
   const out: StreetNumbers[] = [];
-  for (const m of text.matchAll(
+  for (const m of spelledOne(text).matchAll(
     /(?<![\p{L}\p{N}$.,-])(\d{1,5})[a-z]?(?:\s*(?:-|–|to|through)\s*(\d{1,5})[a-z]?)?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\b))(?=((?:\d{1,3}(?:st|nd|rd|th)\b|[^\d\n])[^\n]{0,80}))/giu,
   )) {
     const following = words(m[3]);
