@@ -144,8 +144,8 @@ export const SETS = [
     load: () => loadItems('heldout5'),
   },
   {
-    key: 'heldOut',
-    label: '2016 and 2020 agenda items (held out, labelled blind)',
+    key: 'agendas2016and2020b',
+    label: 'more 2016 and 2020 agenda items (held out once, then used)',
     load: () => loadItems('heldout6'),
   },
 ] as const;
