@@ -144,9 +144,14 @@ export const SETS = [
     load: () => loadItems('heldout5'),
   },
   {
-    key: 'heldOut',
-    label: '2016 and 2020 agenda items (held out, labelled blind)',
+    key: 'agendas2016and2020b',
+    label: 'more 2016 and 2020 agenda items (held out once, then used)',
     load: () => loadItems('heldout6'),
+  },
+  {
+    key: 'heldOut',
+    label: '2017 agenda items (held out, labelled blind)',
+    load: () => loadItems('heldout7'),
   },
 ] as const;
 export type ExtractionSets = Record<(typeof SETS)[number]['key'], ExtractionResult>;

@@ -76,9 +76,16 @@ const CHANGE_BEFORE_TOTAL = /^,?\s*resulting in a (?:new )?total\b/i;
 /** The total after an increase (`a grant increase of $X for a total amount of $Y`): the role the words before the increase give. */
 const TOTAL_AFTER_INCREASE = /^,?\s*(?:for|resulting in) a (?:new )?total (?:\w+ )?amount of\s*$/i;
 
-// A heading (`Type - … - $X - …`) whose type says what its bare sums are.
+/** A sum's share of one fiscal year keeps the sum's role: `appropriating $X … for FY2020-2021 at $Y and for FY2021-2022 at $Z`. */
+const PER_YEAR = /\b(?:Fiscal Years?|FYs?)[^$;]{0,30}?\sat\s*$/i;
+
+// A heading (`Type - … - $X - …`, several joined by `;`) whose type says what its bare sums are.
 const APPROPRIATION_HEADING = /^(?:Re-?)?Appropriations?$/i;
-const MOVE_HEADING = /^De-?Appropriations? and (?:Re-?)?Appropriations?$/i;
+const DECREASE_HEADING = /^De-?Appropriations?$/i;
+// `De-Appropriation and Appropriation`, `De- and Re-Appropriation`.
+const MOVE_HEADING = /^De-?\s*(?:Appropriations?\s+)?and (?:Re-?)?Appropriations?$/i;
+/** A semicolon that opens another typed part of a heading (`…; De-appropriation - Capital Projects - $X`). */
+const HEADING_PART = /;\s*(?=(?:De-?\s*(?:Appropriations?\s+)?and\s+)?(?:De-?|Re-?)?Appropriations?\s+-\s)/gi;
 
 interface Sum {
   raw: string;
@@ -92,7 +99,12 @@ const ruleFor = (before: string) => QUALIFIER_RULES.find((r) => r.pattern.test(b
 function sums(text: string, heading: boolean): Sum[] {
   const out: Sum[] = [];
   const matches = [...text.matchAll(AMOUNT)];
-  const type = heading ? text.split(/\s+-\s+/)[0] : '';
+  // A heading's part (`Type - … - $X`) ends where a semicolon opens another type: its type and its sums.
+  const starts = [0, ...[...text.matchAll(HEADING_PART)].map((p) => p.index + p[0].length), text.length];
+  const part = (at: number) => {
+    const i = starts.findLastIndex((p) => p <= at);
+    return [starts[i], starts[i + 1]];
+  };
   let last = 0;
   let previous: Sum | null = null;
   for (const m of matches) {
@@ -108,14 +120,21 @@ function sums(text: string, heading: boolean): Sum[] {
     else if (!rule && CHANGE_BEFORE_TOTAL.test(after)) qualifiers = ['increase'];
     else if (previous?.qualifiers.includes('increase') && TOTAL_AFTER_INCREASE.test(gap))
       qualifiers = [ruleFor(previous.before.replace(/\bincreas\w*[^$;]*$/i, ''))?.qualifier ?? 'stated'];
-    else if (previous && PARTS.test(gap)) qualifiers = previous.qualifiers;
+    else if (previous && (PARTS.test(gap) || (!rule && PER_YEAR.test(before)))) qualifiers = previous.qualifiers;
     // A list goes on past a comma or `and`, and past a semicolon that the next sum opens (`…; $25,000 to …`).
     const listed = (clause === gap && LIST_GAP.test(gap)) || (clause !== gap && /^\s*(?:and\s+)?$/.test(clause));
     if (!rule && previous && listed && !(heading && /\s-\s/.test(gap))) qualifiers = previous.qualifiers;
     else if (!rule && heading && before.trim() === '') {
+      const [from, to] = part(m.index);
+      const type = text
+        .slice(from, to)
+        .trim()
+        .split(/\s+-\s+/)[0];
       if (APPROPRIATION_HEADING.test(type)) qualifiers = ['appropriation'];
+      else if (DECREASE_HEADING.test(type)) qualifiers = ['decrease'];
       // One total moved from one place to others: de-appropriated and appropriated.
-      else if (MOVE_HEADING.test(type) && matches.length === 1) qualifiers = ['decrease', 'appropriation'];
+      else if (MOVE_HEADING.test(type) && matches.filter((x) => x.index >= from && x.index < to).length === 1)
+        qualifiers = ['decrease', 'appropriation'];
     }
     previous = { raw: m[0], value: Math.round(base * scale), qualifiers, before };
     out.push(previous);
@@ -234,10 +253,11 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
   },
   {
     pattern: new RegExp(
-      String.raw`\bbetween\s+(?!the City\b)${NAME}(?:\s*\([^)]*\))?(?:,?\s+dba\s+[^,;]{1,60})?,?\s+and\s+the (?:City|Port)\b`,
+      String.raw`\bbetween\s+(?!the City\b)${NAME}(?:\s*\([^)]*\))?(?:,?\s+dba\s+[^,;]{1,60})?(?:,\s+as\s+\p{L}+)?,?\s+and\s+the (?:City|Port)\b`,
       'gu',
     ),
     list: false,
+    // Its role may follow: `a lease between C & E Haas Development Company, LLC, as landlord, and the City`.
     example: 'Lease No. L-16159 between IDEO, LP, and the Port',
     parties: ['IDEO, LP'],
   },
@@ -328,6 +348,40 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     parties: ['Metropolitan Transportation Commission'],
   },
   {
+    // The grantor of a grant's expenditure plan: `the … Program Expenditure Plan from the United States Department of …`.
+    pattern: new RegExp(String.raw`\bExpenditure (?:Plan|Schedule)\s+from\s+${NAME}`, 'gu'),
+    list: false,
+    example:
+      'amending the CARES Act Housing Opportunities for Persons with AIDS Coronavirus (HOPWA-CV) Program Expenditure Plan from the United States Department of Housing and Urban Development to expend the amount of $118,179',
+    parties: ['United States Department of Housing and Urban Development'],
+  },
+  {
+    // Who receives real property the City conveys: `the conveyance of real property by the City and County of San Francisco to X`.
+    pattern: new RegExp(
+      String.raw`\bconveyance\b[^;]{0,40}?\bby the City and County of San Francisco\b(?:,[^;]{0,120}?,)?\s+to\s+${NAME}`,
+      'gu',
+    ),
+    list: false,
+    example:
+      'a Quitclaim Deed for the conveyance of real property by the City and County of San Francisco to the City of Sunnyvale, commonly known as a portion of Manzano Way',
+    parties: ['City of Sunnyvale'],
+  },
+  {
+    // Who receives an easement: `to grant the Midpeninsula Regional Open Space District a permanent … easement`.
+    pattern: new RegExp(String.raw`\bto grant\s+${NAME}\s+an?\s+[^;$]{0,80}?\beasement\b`, 'gu'),
+    list: false,
+    example:
+      'to grant the Midpeninsula Regional Open Space District a permanent, non-exclusive public trail easement in exchange',
+    parties: ['Midpeninsula Regional Open Space District'],
+  },
+  {
+    // The holder of a permit the ordinance grants: `a major encroachment permit for X (“Permittee”)`.
+    pattern: new RegExp(String.raw`\bpermit for\s+${NAME}\s*\([“"]?Permittee\b`, 'gu'),
+    list: false,
+    example: 'approving a major encroachment permit for Laurel Heights Partners, LLC (“Permittee”) to occupy portions',
+    parties: ['Laurel Heights Partners, LLC'],
+  },
+  {
     pattern: new RegExp(String.raw`\bgrants?\s+to\s+${NAME}`, 'gu'),
     list: false,
     example: 'to award a one-time grant to Planned Parenthood Northern California (“Planned Parenthood NC”)',
@@ -348,9 +402,9 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     parties: ['City of Phoenix'],
   },
 ];
-/** Heading types whose second part names the other party. */
+/** Heading types whose second part names the other party (`Partial Settlement of Lawsuit`, `Lease of Real Property`, `Real Property Lease Extension`). */
 const PARTY_HEADING =
-  /^(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|Settlement of (?:Lawsuits?|Unlitigated Claims?))(?: Amendments?)?$/u;
+  /^(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|(?:Lease|License) of (?:Real|City) Property|Settlement of (?:Lawsuits?|Unlitigated Claims?|Claims?))(?: Amendments?| Extensions?)?$/u;
 /** The City itself, its departments and commissions, a possessive (`City’s`), a program or project: not parties. */
 const NOT_A_PARTY =
   /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds)$/i;
@@ -447,7 +501,7 @@ function parties(title: string, longTitle: string): string[] {
   // The heading's party, when the long title prints it too (a heading's second part may name a project instead).
   const named = segments[segments[1] === 'Retroactive' ? 2 : 1] ?? '';
   const printed = (name: string) => longTitle === '' || partyKey(longTitle).includes(partyKey(name));
-  const lawsuit = /^Settlement/.test(segments[0]);
+  const lawsuit = /\bSettlement\b/.test(segments[0]);
   const fromHeading = (
     PARTY_HEADING.test(segments[0]) ? (lawsuit ? splitNames(named) : [named.replace(/\s*\(.*$/, '')]) : []
   )
