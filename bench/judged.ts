@@ -47,7 +47,7 @@ export interface JudgedResult {
   perKind: Record<Kind, { queries: number } & Partial<Record<Engine, Metrics>>>;
   /** Queries whose hybrid request fell back to lexical (with the reason). */
   fallbacks: { id: string; reason: string }[];
-  /** Per kind: hybrid queries whose top 20 the fusion reordered, and of those how many ranked better or worse than
+  /** Per kind: hybrid queries whose top 10 the fusion reordered, and of those how many ranked better or worse than
    * lexical by nDCG@10 (the gate: the fusion stays out when lexical is sure, docs/hybrid.md). */
   fusion: Record<Kind, { hybrid: number; reordered: number; better: number; worse: number }>;
   perQuery: ({ id: string; kind: Kind; query: string } & Partial<Record<Engine, Metrics>> & {
@@ -113,8 +113,6 @@ export interface SearchAnswer {
   used: string;
   embeddingModel: string | null;
   fallbackReason: string | null;
-  /** Hybrid: how many results the fusion moved from where BM25 put them. */
-  reordered?: number;
 }
 
 /** The top `limit` page ids of `/api/search` at `baseUrl` in one mode. */
@@ -128,7 +126,7 @@ export async function searchIds(
   if (!res.ok) throw new Error(`${mode} '${q}': HTTP ${res.status}`);
   const body = (await res.json()) as {
     results: { id: string }[];
-    retrieval: { used: string; embeddingModel: string | null; fallbackReason: string | null; reordered?: number };
+    retrieval: { used: string; embeddingModel: string | null; fallbackReason: string | null };
   };
   return { ids: body.results.map((r) => r.id), ...body.retrieval };
 }
@@ -148,7 +146,11 @@ export async function judgedMetrics(
     const hybrid = await searchIds(baseUrl, q.query, 'hybrid');
     if (hybrid.used !== 'hybrid') fallbacks.push({ id: q.id, reason: hybrid.fallbackReason ?? '' });
     model ??= hybrid.embeddingModel;
-    reordered.set(q.id, hybrid.used === 'hybrid' ? (hybrid.reordered ?? 0) : null);
+    // Moved within the top 10 (what nDCG@10 reads): 0 where the exact-match gate kept the lexical order.
+    reordered.set(
+      q.id,
+      hybrid.used === 'hybrid' ? hybrid.ids.slice(0, 10).filter((id, i) => lexical.ids[i] !== id).length : null,
+    );
     perQuery.push({
       id: q.id,
       kind: q.kind,
@@ -263,7 +265,7 @@ export function formatJudged(r: JudgedResult): string {
   for (const [reason, ids] of reasons)
     lines.push(`hybrid fell back to lexical on ${ids.length} (${ids.join(', ')}): ${reason}`);
   lines.push(
-    `fusion reordered the top 20 (of the hybrid answers; nDCG@10 better/worse than lexical): ${KINDS.map((k) => {
+    `fusion reordered the top 10 (of the hybrid answers; nDCG@10 better/worse than lexical): ${KINDS.map((k) => {
       const f = r.fusion[k];
       return `${k} ${f.reordered}/${f.hybrid} (${f.better}+ ${f.worse}-)`;
     }).join(', ')}`,
