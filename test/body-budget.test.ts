@@ -2,13 +2,10 @@
 // body, send half of it and stall cannot grow the server by more than the cap (MCP_BODY_BYTES_TOTAL) and a little;
 // the ones past it are answered 503 with Retry-After at once, the rest 408 at the body timeout, and ordinary requests,
 // MCP ones included, are answered meanwhile.
-import { readFile } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
-
 import t from 'tap';
 
-import { FIXTURE_LAKE, fixtureRelease, get } from './fixture.ts';
-import { serveProcess } from './fixture.ts';
+import { rawStatus, stalledMcpBody, usage } from './chaos/releases.ts';
+import { FIXTURE_LAKE, fixtureRelease, get, serveProcess } from './fixture.ts';
 
 await fixtureRelease();
 const { child, url } = await serveProcess({
@@ -20,12 +17,6 @@ const { child, url } = await serveProcess({
 t.teardown(() => child.kill('SIGKILL'));
 const port = Number(new URL(url).port);
 
-/** The server process's resident memory in bytes (VmRSS). */
-async function rss(): Promise<number> {
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(await readFile(`/proc/${child.pid}/status`, 'utf8'));
-  return Number(m![1]) * 1024;
-}
-
 const MCP = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const listTools = () =>
   get(`${url}/api/mcp`, {
@@ -35,28 +26,13 @@ const listTools = () =>
   });
 
 const MB = 1024 * 1024;
-const half = Buffer.alloc(MB / 2, ' '); // one buffer written to every socket: the test holds no copies
-
-/** A client that declares a 1 MB MCP body, sends half of it and stalls; resolves with what it was answered. */
-function stalled(): { socket: Socket; answer: Promise<string> } {
-  const socket = connect(port, '127.0.0.1');
-  socket.on('error', () => {});
-  socket.write(
-    `POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-      `Accept: application/json, text/event-stream\r\nContent-Length: ${MB}\r\n\r\n`,
-  );
-  socket.write(half);
-  let got = '';
-  socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
-  const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(got)));
-  return { socket, answer };
-}
+const rss = async () => (await usage(child.pid!)).rss;
 
 t.test('1,000 unfinished 1 MB MCP bodies grow the server by less than 100 MB', async (t) => {
   const warm = await listTools();
   t.equal(warm.status, 200, 'an MCP request is answered before');
   const before = await rss();
-  const clients = Array.from({ length: 1000 }, stalled);
+  const clients = Array.from({ length: 1000 }, () => stalledMcpBody(port));
   t.teardown(() => clients.forEach((c) => c.socket.destroy()));
   let peak = before;
   const sampler = setInterval(() => void rss().then((r) => (peak = Math.max(peak, r))), 50);
@@ -72,12 +48,11 @@ t.test('1,000 unfinished 1 MB MCP bodies grow the server by less than 100 MB', a
   clearInterval(sampler);
   const grew = (peak - before) / MB;
   t.ok(grew < 100, `the server grew by ${grew.toFixed(1)} MB at most (${(before / MB).toFixed(0)} MB before)`);
-  const status = (a: string) => /^HTTP\/1\.1 (\d+)/.exec(a)?.[1] ?? 'none';
   const counts: Record<string, number> = {};
-  for (const a of answers) counts[status(a)] = (counts[status(a)] ?? 0) + 1;
+  for (const a of answers) counts[rawStatus(a)] = (counts[rawStatus(a)] ?? 0) + 1;
   t.ok((counts['503'] ?? 0) >= 900, `most are refused at once (${JSON.stringify(counts)})`);
   t.ok(
-    answers.filter((a) => status(a) === '503').every((a) => /\r\nretry-after: 1\r\n/i.test(a)),
+    answers.filter((a) => rawStatus(a) === '503').every((a) => /\r\nretry-after: 1\r\n/i.test(a)),
     'each 503 says when to retry',
   );
   t.equal((counts['503'] ?? 0) + (counts['408'] ?? 0), 1000, 'the others get 408 at the body timeout');

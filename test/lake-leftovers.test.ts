@@ -20,12 +20,13 @@ import { FIXTURE_LAKE, fixtureRelease, get, ROOT, testConfig } from './fixture.t
 const realId = await fixtureRelease();
 const realDir = join(FIXTURE_LAKE, 'releases', realId);
 
-/** A lake holding the fixture release (hard links) as current. */
-async function lakeWithFixture(): Promise<string> {
+/** A lake holding the fixture release (hard links) as current, as release `id` when another is given. */
+async function lakeWithFixture(id = realId): Promise<string> {
   const lake = await mkdtemp(join(tmpdir(), 'lake-odd-'));
   await mkdir(join(lake, 'releases'));
-  execFileSync('cp', ['-al', realDir, join(lake, 'releases', realId)]);
-  await pointCurrent(lake, realId);
+  if (id === realId) execFileSync('cp', ['-al', realDir, join(lake, 'releases', realId)]);
+  else await copyAs(lake, id, id);
+  await pointCurrent(lake, id);
   return lake;
 }
 
@@ -94,11 +95,9 @@ t.test('a process that exits with a release open leaves no spill folder', async 
 t.test('a start that fails after the DuckDB of a release is made leaves no spill folder', async (t) => {
   // A table file that is not Parquet, listed with its own size and sha256: it passes the file checks, so the release's
   // DuckDB (and its spill folder) is made before reading its tables refuses it.
-  const lake = await mkdtemp(join(tmpdir(), 'lake-odd-'));
-  await mkdir(join(lake, 'releases'));
-  t.teardown(() => rm(lake, { recursive: true, force: true }));
   const broken = 'dddddddddddddddd';
-  await copyAs(lake, broken, broken);
+  const lake = await lakeWithFixture(broken);
+  t.teardown(() => rm(lake, { recursive: true, force: true }));
   const dir = join(lake, 'releases', broken);
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
   const [name, table] = Object.entries(
@@ -111,7 +110,6 @@ t.test('a start that fails after the DuckDB of a release is made leaves no spill
   Object.assign(file, { bytes: garbage.length, sha256: createHash('sha256').update(garbage).digest('hex') });
   await rm(join(dir, 'manifest.json'));
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  await pointCurrent(lake, broken);
   await t.rejects(
     start(testConfig({ lakeDir: lake })),
     new RegExp(`table ${name}: ${file.path} cannot be read as Parquet`),
@@ -120,12 +118,9 @@ t.test('a start that fails after the DuckDB of a release is made leaves no spill
 });
 
 t.test('a start that fails to listen closes the release it opened, with its spill folder', async (t) => {
-  const lake = await mkdtemp(join(tmpdir(), 'lake-odd-'));
-  await mkdir(join(lake, 'releases'));
-  t.teardown(() => rm(lake, { recursive: true, force: true }));
   const id = 'eeeeeeeeeeeeeeee';
-  await copyAs(lake, id, id);
-  await pointCurrent(lake, id);
+  const lake = await lakeWithFixture(id);
+  t.teardown(() => rm(lake, { recursive: true, force: true }));
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   t.teardown(() => taken.close());

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -156,7 +156,7 @@ export async function swappedFile(running: Running, path: string, file: string):
 }
 
 /** The server process's resident memory (VmRSS) and CPU time (utime + stime), in bytes and ms. */
-async function usage(pid: number): Promise<{ rss: number; cpuMs: number }> {
+export async function usage(pid: number): Promise<{ rss: number; cpuMs: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const stat = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
   return {
@@ -164,6 +164,25 @@ async function usage(pid: number): Promise<{ rss: number; cpuMs: number }> {
     cpuMs: (Number(stat[11]) + Number(stat[12])) * 10, // fields 14 and 15, in ticks of 10 ms
   };
 }
+
+const HALF_MB = Buffer.alloc(MB / 2, ' '); // one buffer written to every socket: no copies held
+
+/** A client that declares a 1 MB MCP body, sends half of it and stalls; `answer`: what it was answered, at close. */
+export function stalledMcpBody(port: number): { socket: Socket; answer: Promise<string> } {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write(
+    `POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${MB}\r\n\r\n`,
+  );
+  socket.write(HALF_MB);
+  let got = '';
+  socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+  return { socket, answer: new Promise<string>((resolve) => socket.once('close', () => resolve(got))) };
+}
+
+/** The status code of a raw HTTP/1.1 answer; 'closed' when none came. */
+export const rawStatus = (answer: string) => /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'closed';
 
 /**
  * `n` clients each declare a 1 MB MCP body, send half of it and stall, against a server process of its own: it must
@@ -190,21 +209,8 @@ export async function unfinishedBodies(n = 1000): Promise<Checked> {
         ),
       50,
     );
-    const half = Buffer.alloc(MB / 2, ' ');
-    const answers = Array.from({ length: n }, () => {
-      const socket = connect(port, '127.0.0.1');
-      socket.on('error', () => {});
-      socket.write(
-        `POST /api/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-          `Accept: application/json, text/event-stream\r\nContent-Length: ${MB}\r\n\r\n`,
-      );
-      socket.write(half);
-      let first = '';
-      socket.on('data', (d: Buffer) => (first ||= d.toString('latin1', 0, 12)));
-      return new Promise<string>((resolve) =>
-        socket.once('close', () => resolve(/^HTTP\/1\.1 (\d+)/.exec(first)?.[1] ?? 'closed')),
-      );
-    });
+    const clients = Array.from({ length: n }, () => stalledMcpBody(port));
+    const answers = clients.map((c) => c.answer.then(rawStatus));
     await sleep(3000);
     const search = await fetch(`${url}/api/search?q=housing&limit=1`, { signal: AbortSignal.timeout(5000) }).catch(
       () => null,
