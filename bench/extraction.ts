@@ -150,8 +150,18 @@ export const SETS = [
   },
   {
     key: 'heldOut',
-    label: '2017 agenda items (held out, labelled blind)',
+    label: '2017 agenda items (labelled blind, held out twice, then used)',
     load: () => loadItems('heldout7'),
+  },
+  {
+    key: 'heldOut8',
+    label: '2016 and 2017 agenda items (labelled blind, held out once, then used)',
+    load: () => loadItems('heldout8'),
+  },
+  {
+    key: 'heldOut9',
+    label: '2017 agenda items (held out, labelled blind)',
+    load: () => loadItems('heldout9'),
   },
 ] as const;
 export type ExtractionSets = Record<(typeof SETS)[number]['key'], ExtractionResult>;

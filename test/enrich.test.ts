@@ -683,6 +683,38 @@ if (!existsSync(PDFS)) {
     t.same(parties('230307'), [], 'a credit against a tax names no party');
   });
 
+  t.test('entities: parties of the heldout7 agenda items the rules first missed', async (t) => {
+    const texts = new Map(
+      readFileSync(new URL('../bench/extraction/heldout7-texts.jsonl', import.meta.url), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; title: string; longTitle: string })
+        .map((r) => [r.id.replace(/^.*-/, ''), r]),
+    );
+    const parties = (file: string) => {
+      const r = texts.get(file)!;
+      return extractEntities(r.title, r.longTitle).extracted.parties;
+    };
+    t.same(parties('161021'), ['Estate of Nguey Woo'], 'a gift heading names its donor');
+    t.same(parties('161022'), ['Fireman’s Fund Insurance Company'], 'the heading shortens the printed name');
+    t.same(parties('170048'), ['WestEd'], 'a one-word brand in the heading');
+    t.same(parties('170053'), ['Pradeep Gandhi', 'Gabriel Gonzalez'], '`with A and B`: two people');
+    t.same(parties('170050'), ['Global Tel*Link']);
+    t.same(
+      parties('161164'),
+      ['Sunnydale Development Co., LLC', 'Housing Authority of the City and County of San Francisco'],
+      '`between the City, the Housing Authority …, and X`: the Authority is no description of the City',
+    );
+    t.same(
+      extractEntities(
+        '',
+        'requesting that the California Department of Alcoholic Beverage Control deny the issuance of the license, in accordance with California Business and Professions Code',
+      ).extracted.parties,
+      [],
+      'a code named with `and` is no list of names',
+    );
+  });
+
   t.test('entities: every extracted value appears literally in its item text, across the corpus', async (t) => {
     let checked = 0;
     for (const [file, flat] of lines) {

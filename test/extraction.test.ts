@@ -25,8 +25,10 @@ t.test('agenda items: precision and recall stay at least where they were last me
     agendas2017b: { parties: [1, 0.97], amounts: [1, 1], addresses: [1, 1] },
     agendas2016and2017: { parties: [1, 1], amounts: [1, 1], addresses: [1, 1] },
     agendas2016and2020b: { parties: [1, 1], amounts: [1, 1], addresses: [1, 0.82] },
+    heldOut: { parties: [1, 1], amounts: [0.93, 0.93], addresses: [0.92, 0.88] },
+    heldOut8: { parties: [0.86, 0.59], amounts: [0.91, 0.89], addresses: [1, 0.93] },
     // Measured on first sight (never used to write a rule): a floor against losing ground, not the issue's target.
-    heldOut: { parties: [0.81, 0.6], amounts: [0.93, 0.93], addresses: [0.92, 0.88] },
+    heldOut9: { parties: [0.94, 0.82], amounts: [0.93, 0.91], addresses: [0.93, 0.93] },
   } as const;
   for (const [set, floor] of Object.entries(FLOOR) as [keyof typeof FLOOR, (typeof FLOOR)[keyof typeof FLOOR]][]) {
     for (const f of FIELDS) {

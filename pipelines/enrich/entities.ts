@@ -218,13 +218,14 @@ function addresses(text: string): string[] {
 // grantor or grantee, a seller); and lists of them (`A, B, and C`, `A; B`, `A and B`), split where a name ends.
 
 const CONNECT = String.raw`(?:and|of(?:\s+the)?|on\s+the|de|la|the|for|&)`;
-const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/-]*|@)`;
+const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/*-]*|@)`;
 /** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
 const CONTINUATION = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
+const LEGAL_FORM = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association)`;
 /** A parenthesised word inside a name, not at its end: `Bombardier Transportation (Holdings) USA, Inc.`. */
 const INNER = String.raw`\(${WORD}\)`;
 const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${CONNECT}\s+|${INNER}\s+)?${WORD})*(?:,?\s+${CONTINUATION}(?![\p{L}\d]))*)`;
-const CITY_SIDE = String.raw`(?:City and County of San Francisco|City(?! and County)|Port|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,[^,;]{0,120},)?`;
+const CITY_SIDE = String.raw`(?:City and County of San Francisco|City(?! and County)|Port|(?:San Francisco )?[\p{Lu}][\p{L} ]{0,60}?(?:Commission|Department|Agency|Authority))(?:\s*\([^)]*\))?(?:,(?!\s+the\s+\p{Lu})[^,;]{0,120},)?`;
 /** The end of a clause that names parties: `for`, `to`, `under` … a purpose or term follows. */
 const CLAUSE_END = String.raw`(?=;|$|\s+(?:for|to|under|in|as|at|on|with|by|pursuant)\s+(?!\p{Lu}))`;
 /** A list of names ends at `against`, `for $…`, or a semicolon that a lower-case clause follows (`; the lawsuit …`). */
@@ -240,12 +241,16 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
       String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant|[Mm]emorandum of [Uu]nderstanding)s?\b(?:[^;.]|(?<=\bNo)\.){0,120}?(?<!\btogether )\bwith\s+${NAME}`,
       'gu',
     ),
-    list: false,
+    // A list of people (`with Pradeep Gandhi and Gabriel Gonzalez`) is split; an organisation's `and` stays.
+    list: true,
     example: 'to amend the booking agreement with the Sayana Corporation, operator of the Adante Hotel',
     parties: ['Sayana Corporation'],
   },
   {
-    pattern: new RegExp(String.raw`\bbetween (?:the )?${CITY_SIDE}\s+and\s+([^;]{1,600}?)${CLAUSE_END}`, 'gu'),
+    pattern: new RegExp(
+      String.raw`\bbetween (?:the )?${CITY_SIDE}(?:\s+and\s+|,\s+(?=(?:the\s+)?\p{Lu}))([^;]{1,600}?)${CLAUSE_END}`,
+      'gu',
+    ),
     list: true,
     example:
       'a Development Agreement between the City and County of San Francisco and California Barrel Company, LLC, a Delaware limited liability company, for the Potrero Power Station project',
@@ -260,6 +265,26 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     // Its role may follow: `a lease between C & E Haas Development Company, LLC, as landlord, and the City`.
     example: 'Lease No. L-16159 between IDEO, LP, and the Port',
     parties: ['IDEO, LP'],
+  },
+  {
+    // Several before the City: `between the Housing Authority of …, BRIDGE Potrero Community Associates, LLC, a
+    // California limited liability company, and the City and County of San Francisco`.
+    pattern: new RegExp(
+      String.raw`\bbetween\s+(?!the City\b)(${NAME},\s+(?!${LEGAL_FORM}(?![\p{L}\d]))(?:the\s+)?${NAME})(?:,\s+an?\s+[^,;]{1,80})?,?\s+and\s+the (?:City|Port)\b`,
+      'gu',
+    ),
+    list: true,
+    example:
+      'the Master Development Agreement between the Housing Authority of the City and County of San Francisco, Sunnydale Development Co., LLC, a California limited liability company and the City and County of San Francisco',
+    parties: ['Housing Authority of the City and County of San Francisco', 'Sunnydale Development Co., LLC'],
+  },
+  {
+    // The recipient of what the City donates: `to donate a retired pick-up truck to the San Francisco Firefighters Local 798`.
+    pattern: new RegExp(String.raw`\bdonat(?:e|es|ing)\b[^;$]{0,80}?\s+to\s+${NAME}`, 'gu'),
+    list: false,
+    example:
+      'authorizing the Fire Department to donate a retired pick-up truck to the San Francisco Firefighters Local 798',
+    parties: ['San Francisco Firefighters Local 798'],
   },
   {
     // A historical property (Mills Act) contract with the owners of a building.
@@ -404,7 +429,7 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
 ];
 /** Heading types whose second part names the other party (`Partial Settlement of Lawsuit`, `Lease of Real Property`, `Real Property Lease Extension`). */
 const PARTY_HEADING =
-  /^(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|(?:Lease|License) of (?:Real|City) Property|Settlement of (?:Lawsuits?|Unlitigated Claims?|Claims?))(?: Amendments?| Extensions?)?$/u;
+  /^(?:Accept and Expend (?:In-Kind )?Gifts?|(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|(?:Lease|License) of (?:Real|City) Property|Settlement of (?:Lawsuits?|Unlitigated Claims?|Claims?))(?: Amendments?| Extensions?)?)$/u;
 /** The City itself, its departments and commissions, a possessive (`City’s`), a program or project: not parties. */
 const NOT_A_PARTY =
   /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds)$/i;
@@ -419,6 +444,12 @@ const DATE = /\b(?:January|February|March|April|May|June|July|August|September|O
 const ORGANISATION =
   /\b(?:Company|Corporation|Association|Union|Industry|Engineers|Services|Group|Trust|Bank|Foundation|Partners|Enterprises|Authority|Agency|Department|Commission|Council|Electric|Insurance|Holdings|Properties|Construction|Management|Systems|Society|Institute|Center|Fund|Committee|Coalition|Board)\b/;
 const ENDS_ORGANISATION = new RegExp(`${ORGANISATION.source}$`);
+/** What a heading's short form of a name may leave off: `Fireman’s Fund Insurance` for `… Insurance Company`. */
+const ORGANISATION_TAIL = new RegExp(
+  String.raw`^,?\s+(?:${ORGANISATION.source}|${LEGAL_FORM})(?:,?\s+${LEGAL_FORM})*$`,
+);
+/** A one-word name written in camel case or capitals (`WestEd`, `IDEO`): a brand, never an office. */
+const BRAND = /^(?:\p{Lu}\p{Ll}+\p{Lu}[\p{L}]*|\p{Lu}{3,})$/u;
 const SEPARATOR = /\s*;\s*(?:and\s+)?|,\s+(?:and\s+)?|\s+(?:and|AND)\s+(?:by\s+)?|\//g;
 const IS_CONTINUATION = new RegExp(String.raw`^${CONTINUATION}$`);
 const ENDS_CONTINUATION = new RegExp(String.raw`${CONTINUATION}$`);
@@ -478,7 +509,7 @@ function splitNames(list: string): string[] {
 }
 
 /** A candidate cleaned to the name as printed (no `the`, `Plaintiffs`, `et al.`, trailing comma), or null if it is not a name. */
-function cleanName(raw: string): string | null {
+function cleanName(raw: string, brand = false): string | null {
   const name = raw
     .replace(/(\p{Ll}{3,})\.\s[\s\S]*$/u, '$1') // a sentence ended inside the match (`United States Navy. Copy …`)
     .replace(/,?\s+(?:dba|d\/b\/a|doing business as)\s[\s\S]*$/i, '') // an alias is not another party
@@ -491,7 +522,8 @@ function cleanName(raw: string): string | null {
   const words = name.split(/\s+/);
   if (!/^[\p{Lu}\d]/u.test(name) || words.length > 12 || words.some((w) => !NAME_WORD.test(w))) return null;
   // A lone word (`Clerk`, `Trustee`, `Caltrans`) is too often an office, not a party; legal forms make it a name (`JobAps, Inc.`).
-  if (NOT_A_PARTY.test(name) || /^\d+$/.test(name) || (!/\s/.test(name) && !/,/.test(name))) return null;
+  const lone = !/\s/.test(name) && !/,/.test(name) && !(brand && BRAND.test(name));
+  if (NOT_A_PARTY.test(name) || /^\d+$/.test(name) || lone) return null;
   if (GENERIC.test(name) || ADDRESS_ONLY.test(name) || DATE.test(name)) return null;
   return name;
 }
@@ -506,16 +538,23 @@ function parties(title: string, longTitle: string): string[] {
     PARTY_HEADING.test(segments[0]) ? (lawsuit ? splitNames(named) : [named.replace(/\s*\(.*$/, '')]) : []
   )
     .filter(printed)
-    .map(cleanName)
+    .map((n) => cleanName(n, true))
     .filter((n) => n !== null);
   const headingNames = [...segments.slice(1), ...fromHeading].sort((a, b) => b.length - a.length);
   const found: string[] = [...fromHeading];
   for (const rule of PARTY_RULES) {
     for (const m of longTitle.matchAll(rule.pattern)) {
       if (PROGRAM_AFTER.test(longTitle.slice(m.index + m[0].length))) continue;
+      // A code, program or plan named with `and` (`California Business and Professions Code`) is not a list of names.
+      if (rule.list && NOT_A_PARTY.test(m[1].trim())) continue;
       for (let raw of (rule.list ? splitNames(m[1]) : [m[1]]).map((n) => n.replace(/^the\s+/, ''))) {
         // The heading's short form bounds a longer printed one: `Board of State and Community Corrections Organized Retail Theft Grant Program`.
-        const bound = headingNames.find((h) => (raw.startsWith(h + ' ') || raw.startsWith(h + ',')) && cleanName(h));
+        const bound = headingNames.find(
+          (h) =>
+            (raw.startsWith(h + ' ') || raw.startsWith(h + ',')) &&
+            !ORGANISATION_TAIL.test(raw.slice(h.length)) &&
+            cleanName(h),
+        );
         if (bound) raw = bound;
         // A possessive cut short of the heading's name (`Bay Area Air Quality Management’s … Program`, the heading's `… District`).
         const possessive = longTitle.includes(raw + '’s') || longTitle.includes(raw + "'s");
@@ -525,13 +564,18 @@ function parties(title: string, longTitle: string): string[] {
         // Administration`), or a part of the heading's party (`Committee of Interns and Residents`), is that party.
         const within = (h: string) =>
           raw.endsWith(' ' + h) || (partyKey(h) !== partyKey(raw) && ` ${partyKey(h)} `.includes(` ${partyKey(raw)} `));
-        if (!fromHeading.some(within)) found.push(raw);
+        // The heading's short form gives way to the printed name it shortens.
+        const shortened = fromHeading.findIndex(
+          (h) => raw.startsWith(h) && ORGANISATION_TAIL.test(raw.slice(h.length)),
+        );
+        if (shortened >= 0) found[found.indexOf(fromHeading[shortened])] = raw;
+        else if (!fromHeading.some(within)) found.push(raw);
       }
     }
   }
   const out = new Map<string, string>();
   for (const raw of found) {
-    const name = cleanName(raw);
+    const name = cleanName(raw, fromHeading.includes(raw));
     if (name && !out.has(partyKey(name))) out.set(partyKey(name), name);
   }
   return [...out.values()];
