@@ -683,14 +683,18 @@ if (!existsSync(PDFS)) {
     t.same(parties('230307'), [], 'a credit against a tax names no party');
   });
 
-  t.test('entities: parties of the heldout7 agenda items the rules first missed', async (t) => {
-    const texts = new Map(
-      readFileSync(new URL('../bench/extraction/heldout7-texts.jsonl', import.meta.url), 'utf8')
+  // Agenda items of the labelled sets, by file number: their heading and long title as the parser reads them.
+  const agendaTexts = (set: string) =>
+    new Map(
+      readFileSync(new URL(`../bench/extraction/${set}-texts.jsonl`, import.meta.url), 'utf8')
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as { id: string; title: string; longTitle: string })
         .map((r) => [r.id.replace(/^.*-/, ''), r]),
     );
+
+  t.test('entities: parties of the heldout7 agenda items the rules first missed', async (t) => {
+    const texts = agendaTexts('heldout7');
     const parties = (file: string) => {
       const r = texts.get(file)!;
       return extractEntities(r.title, r.longTitle).extracted.parties;
@@ -713,6 +717,63 @@ if (!existsSync(PDFS)) {
       [],
       'a code named with `and` is no list of names',
     );
+  });
+
+  t.test('entities: the heldout8 agenda items the rules first missed', async (t) => {
+    const texts = agendaTexts('heldout8');
+    const entities = (file: string) => {
+      const r = texts.get(file)!;
+      return extractEntities(r.title, r.longTitle).extracted;
+    };
+    const parties = (file: string) => entities(file).parties;
+    const amounts = (file: string) => entities(file).amounts.map((a) => `${a.value} ${a.qualifier}`);
+    t.same(parties('170079'), ['Teamsters, Local 856'], "a union's name ends at its local");
+    t.same(parties('170089'), ['Transport Workers’ Union, Local 250-A'], "the heading's bargaining unit is no party");
+    t.same(parties('170087'), ['Operating Engineers, Local Union 3']);
+    t.equal(parties('170067').length, 14, 'the Crafts Coalition and its 13 member unions');
+    t.match(parties('170067'), [
+      'Crafts Coalition',
+      'Bricklayers and Allied Crafts, Local 3',
+      'Hod Carriers, Local 166',
+    ]);
+    t.same(
+      parties('170586'),
+      ['MWH Americas, Inc.', 'Stantec Consulting Services, Inc.'],
+      'a novation: the contract passes from A to B',
+    );
+    t.same(
+      parties('170574'),
+      ['Recreation Center For the Handicapped, Inc.', 'Pomeroy Recreation and Rehabilitation Center'],
+      'parties named by their role: (Original Tenant), (Tenant)',
+    );
+    t.equal(parties('170731').length, 8, 'every payee of a distributed settlement');
+    t.same(parties('161244'), [
+      'Water Research Foundation',
+      'Water Environment and Reuse Foundation',
+      'U.S. Bureau of Reclamation',
+    ]);
+    t.same(
+      amounts('161244'),
+      ['100000 revenue', '200000 revenue', '400000 revenue'],
+      'a total keeps the role of its parts',
+    );
+    t.ok(amounts('161066').includes('300000 revenue'), '`accepting a $300,000 gift`');
+    t.same(entities('160959').addresses, ['110 The Embarcadero']);
+    t.same(parties('160959'), [], 'an address is no party');
+    const heldout7 = agendaTexts('heldout7');
+    const of7 = (file: string) => extractEntities(heldout7.get(file)!.title, heldout7.get(file)!.longTitle).extracted;
+    t.same(
+      of7('170053').amounts.map((a) => a.qualifier),
+      ['revenue'],
+      'the price of what the City conveys',
+    );
+    t.same(
+      of7('170050').amounts.map((a) => a.qualifier),
+      ['revenue'],
+      '`anticipated revenue … of more than $X`',
+    );
+    t.same(of7('170980').addresses, ['172-172A-172B-174-174A-174B Langton Street'], 'a range of lettered numbers');
+    t.same(of7('170224').addresses, [], "a year's `2017 Annual … Drive` is no address");
   });
 
   t.test('entities: every extracted value appears literally in its item text, across the corpus', async (t) => {

@@ -25,8 +25,8 @@ t.test('agenda items: precision and recall stay at least where they were last me
     agendas2017b: { parties: [1, 0.97], amounts: [1, 1], addresses: [1, 1] },
     agendas2016and2017: { parties: [1, 1], amounts: [1, 1], addresses: [1, 1] },
     agendas2016and2020b: { parties: [1, 1], amounts: [1, 1], addresses: [1, 0.82] },
-    heldOut: { parties: [1, 1], amounts: [0.93, 0.93], addresses: [0.92, 0.88] },
-    heldOut8: { parties: [0.86, 0.59], amounts: [0.91, 0.89], addresses: [1, 0.93] },
+    heldOut: { parties: [1, 1], amounts: [1, 1], addresses: [1, 0.92] },
+    heldOut8: { parties: [0.97, 0.91], amounts: [0.94, 0.93], addresses: [1, 0.97] },
     // Measured on first sight (never used to write a rule): a floor against losing ground, not the issue's target.
     heldOut9: { parties: [0.94, 0.82], amounts: [0.93, 0.91], addresses: [0.93, 0.93] },
   } as const;

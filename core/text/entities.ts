@@ -11,6 +11,7 @@ export function partyKey(name: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^the /, '')
+    .replace(/ (?:afl-cio|iaff)\b/g, '') // a union's affiliation, printed or not
     .replace(/ et al$/, '')
     .replace(/(?:\s+(?:inc|llc|l p|lp|llp|ltd|corp|corporation|co|n a|na|plc))+$/, '')
     .trim();
@@ -49,18 +50,22 @@ function streetWords(following: string[]): string[] {
   return out;
 }
 
-const range = (a: string, b: string | undefined) => {
-  const low = Number(a);
-  const high = b === undefined ? low : Number(b);
+/** The numbers of a printed range, `162-164` or `172-172A-174B`: from the first to the last, a backward range read as its first. */
+const range = (chain: string) => {
+  const numbers = (chain.match(/\d+/g) ?? []).map(Number);
+  const [low, high] = [numbers[0], numbers[numbers.length - 1]];
   return high >= low ? { low, high } : { low, high: low };
 };
 
-/** A printed address (`162-164 Alhambra Street`, `245-1st Street`, `3124-3128A Laguna Street`); null if none. */
+/**
+ * A printed address (`162-164 Alhambra Street`, `245-1st Street`, `3124-3128A Laguna Street`, `172-172A-174B Langton
+ * Street`); null if none.
+ */
 export function parseAddress(printed: string): StreetNumbers | null {
-  const m = /^(\d{1,5})[a-z]?(?:-(\d{1,5})[a-z]?(?=[\s-]))?(?:\s+|-)(.+)$/i.exec(spelledOne(printed.trim()));
+  const m = /^(\d{1,5}[a-z]?(?:-\d{1,5}[a-z]?(?=[\s-]))*)(?:\s+|-)(.+)$/i.exec(spelledOne(printed.trim()));
   if (!m) return null;
-  const street = streetWords(words(m[3]));
-  return street.length ? { street, ...range(m[1], m[2]) } : null;
+  const street = streetWords(words(m[2]));
+  return street.length ? { street, ...range(m[1]) } : null;
 }
 
 /**
@@ -71,13 +76,13 @@ export function parseAddress(printed: string): StreetNumbers | null {
 export function addressMentions(text: string): StreetNumbers[] {
   const out: StreetNumbers[] = [];
   for (const m of spelledOne(text).matchAll(
-    /(?<![\p{L}\p{N}$.,-])(\d{1,5})[a-z]?(?:\s*(?:-|–|to|through)\s*(\d{1,5})[a-z]?)?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\b))(?=((?:\d{1,3}(?:st|nd|rd|th)\b|[^\d\n])[^\n]{0,80}))/giu,
+    /(?<![\p{L}\p{N}$.,-])(\d{1,5}[a-z]?(?:\s*(?:-|–|to|through)\s*\d{1,5}[a-z]?(?![a-z\d]))*)(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\b))(?=((?:\d{1,3}(?:st|nd|rd|th)\b|[^\d\n])[^\n]{0,80}))/giu,
   )) {
-    const following = words(m[3]);
+    const following = words(m[2]);
     const street = streetWords(following);
     const after = following[street.length + (STREET_KINDS.has(following[street.length]) ? 1 : 0)];
     // `501 Folsom Street, LLC` names a company, not the address.
-    if (street.length && !LEGAL_FORMS.has(after)) out.push({ street, ...range(m[1], m[2]) });
+    if (street.length && !LEGAL_FORMS.has(after)) out.push({ street, ...range(m[1]) });
   }
   return out;
 }

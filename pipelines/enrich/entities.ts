@@ -53,7 +53,7 @@ export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; exa
   },
   {
     pattern:
-      /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving|revenues? of)\s*$/i,
+      /\bCity (?:to|shall|will) (?:be paid|receive)\s*$|\bpayment to (?:the City|San Francisco)\b[^$;]{0,30}?\b(?:of|for)\s*$|\b(?:to receive|receiving)\s*$|\brevenues?\b(?!\s+bonds?\b)[^$;]{0,60}?\bof(?:\s+(?:more than|approximately|at least))?\s*$/i,
     qualifier: 'revenue',
     example: 'Settlement of Lawsuit - MJM Management Group - City to Receive $400,000',
   },
@@ -77,6 +77,13 @@ const CHANGE_BEFORE_TOTAL = /^,?\s*resulting in a (?:new )?total\b/i;
 const TOTAL_AFTER_INCREASE = /^,?\s*(?:for|resulting in) a (?:new )?total (?:\w+ )?amount of\s*$/i;
 
 /** A sum's share of one fiscal year keeps the sum's role: `appropriating $X … for FY2020-2021 at $Y and for FY2021-2022 at $Z`. */
+/** A total after sums of one role is theirs (`$100,000 from A, and $200,000 from B for a total of $300,000`). */
+const TOTAL_OF = /^[^$;]{0,120}?\b(?:for )?a total (?:amount )?of\s*$/i;
+/** A gift or grant the City accepts, its sum printed first: `accepting a $300,000 gift`. */
+const ACCEPTED_BEFORE = /\baccept(?:s|ing|ed)?\s+(?:a|an|the)\s*$/i;
+const ACCEPTED_AFTER = /^\s+(?:gift|donation|grant)\b/i;
+/** The price of what the City sells: `the conveyance by the City and County of San Francisco … to Buyer … for $X`. */
+const SOLD_BY_CITY = /\bconvey\w* by the City and County of San Francisco\b[^$;]*\bfor\s*$/i;
 const PER_YEAR = /\b(?:Fiscal Years?|FYs?)[^$;]{0,30}?\sat\s*$/i;
 
 // A heading (`Type - … - $X - …`, several joined by `;`) whose type says what its bare sums are.
@@ -121,6 +128,9 @@ function sums(text: string, heading: boolean): Sum[] {
     else if (previous?.qualifiers.includes('increase') && TOTAL_AFTER_INCREASE.test(gap))
       qualifiers = [ruleFor(previous.before.replace(/\bincreas\w*[^$;]*$/i, ''))?.qualifier ?? 'stated'];
     else if (previous && (PARTS.test(gap) || (!rule && PER_YEAR.test(before)))) qualifiers = previous.qualifiers;
+    else if (!rule && previous && TOTAL_OF.test(gap)) qualifiers = previous.qualifiers;
+    else if (!rule && ACCEPTED_BEFORE.test(before) && ACCEPTED_AFTER.test(after)) qualifiers = ['revenue'];
+    else if (!rule && SOLD_BY_CITY.test(clause)) qualifiers = ['revenue'];
     // A list goes on past a comma or `and`, and past a semicolon that the next sum opens (`…; $25,000 to …`).
     const listed = (clause === gap && LIST_GAP.test(gap)) || (clause !== gap && /^\s*(?:and\s+)?$/.test(clause));
     if (!rule && previous && listed && !(heading && /\s-\s/.test(gap))) qualifiers = previous.qualifiers;
@@ -193,10 +203,10 @@ function units(text: string): UnitMention[] {
 
 const SUFFIX =
   'Street|Avenue|Boulevard|Drive|Road|Way|Place|Lane|Court|Terrace|Alley|Plaza|Circle|Highway|Parkway|Square';
-// A number (`250`, a range `162-164`, `12A`, a spelled `One`: `One Oak Street`; `Seven Seas Avenue` is a street's
-// name), then the street; the City prints numbered streets as `3175-24th Street`.
+// A number (`250`, a range `162-164` or `172-172A-174B`, `12A`, a spelled `One`: `One Oak Street`; `Seven Seas Avenue` is a street's
+// name; never a year's `2017 Annual … Drive`), then the street; the City prints numbered streets as `3175-24th Street`.
 const ADDRESS = new RegExp(
-  String.raw`\b(?:One\s+|\d{1,5}(?:-\d{1,5})?[A-Z]?(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s)))(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX})\b(?!,?\s+(?:Inc\b|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
+  String.raw`\b(?!(?:19|20)\d\d\s+Annual\b)(?:One\s+|\d{1,5}[A-Z]?(?:-\d{1,5}[A-Z]?){0,6}(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s)))(?:The\s+Embarcadero|(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX}))\b(?!,?\s+(?:Inc\b|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
   'g',
 );
 
@@ -235,7 +245,7 @@ const LIST_END = String.raw`(?=\s+(?:against|for|by|in|v\.)\s|;\s+(?![\p{Lu}\d]|
  * The party rule table: triggers in the long title, group 1 being one name or (`list`) a list of names. Each row has an
  * example and the parties it gives (test/enrich.test.ts runs every one).
  */
-export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; parties: string[] }[] = [
+export const PARTY_RULES: { pattern: RegExp; list: boolean | 'items'; example: string; parties: string[] }[] = [
   {
     pattern: new RegExp(
       String.raw`\b(?:[Aa]greement|[Cc]ontract|[Ll]ease|[Aa]mendment|[Ll]oan|[Ss]ettlement|[Ll]icense|[Gg]rant|[Mm]emorandum of [Uu]nderstanding)s?\b(?:[^;.]|(?<=\bNo)\.){0,120}?(?<!\btogether )\bwith\s+${NAME}`,
@@ -285,6 +295,79 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean; example: string; par
     example:
       'authorizing the Fire Department to donate a retired pick-up truck to the San Francisco Firefighters Local 798',
     parties: ['San Francisco Firefighters Local 798'],
+  },
+  {
+    // A party named by its role in the instrument: `Pomeroy Recreation and Rehabilitation Center, a California
+    // not-for-profit corporation (Tenant)`, `Recreation Center For the Handicapped, Inc. (Original Tenant)’s lease`.
+    pattern: new RegExp(
+      String.raw`(?<![\p{L}\d])(?!(?:the\s+)?(?:Amendment|Restatement|Assignment|Extension|Lease|Agreement)\b)${NAME}(?:,\s+an?\s+[^,;()]{1,80})?\s+\([“"]?(?:Original\s+)?(?:Tenant|Landlord|Lessee|Lessor|Licensee|Licensor|Buyer|Seller|Developer|Grantee|Borrower|Contractor|Consultant)[”"]?\)`,
+      'gu',
+    ),
+    list: false,
+    example:
+      'to name successor entity of Original Tenant - Pomeroy Recreation and Rehabilitation Center, a California not-for-profit corporation (Tenant); exercising the 25-year extension',
+    parties: ['Pomeroy Recreation and Rehabilitation Center'],
+  },
+  {
+    // A novation: the contract passes `from A to B`.
+    pattern: new RegExp(String.raw`\bnovation\b[^;]{0,200}?\bfrom\s+(${NAME}\s+to\s+${NAME})`, 'gu'),
+    list: 'items',
+    example:
+      'approving the novation of the San Francisco Public Utilities Commission (SFPUC) Agreement No. CS-169, for planning and engineering services for the Central Bayside System Improvement Project, from MWH Americas, Inc. to Stantec Consulting Services, Inc., and authorizing',
+    parties: ['MWH Americas, Inc.', 'Stantec Consulting Services, Inc.'],
+  },
+  {
+    // A coalition's member unions, after a colon, one per semicolon.
+    pattern: new RegExp(String.raw`\bCoalition:\s+([^:]{1,2000}?)(?=,\s+to\s+\p{Ll}|\.?$)`, 'gu'),
+    list: 'items',
+    example:
+      'Crafts Coalition: Bricklayers and Allied Crafts, Local 3; Hod Carriers, Local 166; Northern California Carpenters Regional Council, Local 22; Carpet, Linoleum and Soft Tile Workers, Local 12; Plasterers and Cement Masons, Local 300; Glaziers, Architectural Metal and Glass Workers, Local Union No. 718; International Alliance of the Theatrical Stage Employees, Moving Picture Technicians, Artist and Allied Crafts of the United States, Its Territories and Canada, Local 16; International Association of Bridges, Structural Ornamental, Reinforcing Iron Workers, Riggers and Machinery Movers, Local 377; Pile Drivers, Divers, Carpenters, Bridge, Wharf and Dock Builders, Local Union No. 34; Plasterers and Shophands, Local 66; United Union of Roofers, Waterproofers and Allied Workers, Local 40; Sheet Metal Workers International Union, Local 104; and Teamsters, Local 853, to implement base wage increases',
+    parties: [
+      'Bricklayers and Allied Crafts, Local 3',
+      'Hod Carriers, Local 166',
+      'Northern California Carpenters Regional Council, Local 22',
+      'Carpet, Linoleum and Soft Tile Workers, Local 12',
+      'Plasterers and Cement Masons, Local 300',
+      'Glaziers, Architectural Metal and Glass Workers, Local Union No. 718',
+      'International Alliance of the Theatrical Stage Employees, Moving Picture Technicians, Artist and Allied Crafts of the United States, Its Territories and Canada, Local 16',
+      'International Association of Bridges, Structural Ornamental, Reinforcing Iron Workers, Riggers and Machinery Movers, Local 377',
+      'Pile Drivers, Divers, Carpenters, Bridge, Wharf and Dock Builders, Local Union No. 34',
+      'Plasterers and Shophands, Local 66',
+      'United Union of Roofers, Waterproofers and Allied Workers, Local 40',
+      'Sheet Metal Workers International Union, Local 104',
+      'Teamsters, Local 853',
+    ],
+  },
+  {
+    // Who is paid what a settlement distributes: `to be distributed as follows: A $X, B $Y`.
+    pattern: new RegExp(
+      String.raw`\bdistributed as follows:\s+((?:[^;$]{1,80}?\s+\$[\d,.]+\d(?:,?\s+(?:and\s+)?|(?=;)))+)`,
+      'gu',
+    ),
+    list: 'items',
+    example:
+      'distributed as follows: BHR Operations LLC $379,969.68, Hotel Nikko of San Francisco Inc. $201,741.40, Datam S.F. LLC $277,953.69, RP/Kinetic Parc 55 Owner, LLC $25,601.63, S.F. Hilton LLC $447,301.52, W2005 Argent Hotel Realty LLC $42,857.19, British Airways Plc $163,369.38, Cathay Pacific Airways Ltd $74,760.25; the lawsuits were filed',
+    parties: [
+      'BHR Operations LLC',
+      'Hotel Nikko of San Francisco Inc.',
+      'Datam S.F. LLC',
+      'RP/Kinetic Parc 55 Owner, LLC',
+      'S.F. Hilton LLC',
+      'W2005 Argent Hotel Realty LLC',
+      'British Airways Plc',
+      'Cathay Pacific Airways Ltd',
+    ],
+  },
+  {
+    // Several grantors, each with its sum: `grants in the amounts of $100,000 from A, $100,000 from B, and $200,000 from C`.
+    pattern: new RegExp(
+      String.raw`\bgrants in the amounts of\s+((?:\$[\d,.]+\s+from\s+[^$;]{1,120}?,?\s+(?:and\s+)?)+)(?=for|to)`,
+      'gu',
+    ),
+    list: 'items',
+    example:
+      'to accept and expend grants in the amounts of $100,000 from the Water Research Foundation, $100,000 from the Water Environment and Reuse Foundation, and $200,000 from the U.S. Bureau of Reclamation for a total of $400,000',
+    parties: ['Water Research Foundation', 'Water Environment and Reuse Foundation', 'U.S. Bureau of Reclamation'],
   },
   {
     // A historical property (Mills Act) contract with the owners of a building.
@@ -508,6 +591,14 @@ function splitNames(list: string): string[] {
   return end < 0 ? names : names.slice(0, end);
 }
 
+/** A list whose names end at semicolons, at sums (`A $1, B $2`, `$1 from A, and $2 from B`) or at `to`: its names. */
+function splitItems(list: string): string[] {
+  return list
+    .split(/\s*(?:;|,?\s*(?:and\s+)?\$[\d,.]*\d(?:\s+from\b)?,?|\s+to\s+(?=\p{Lu}))\s*(?:and\s+)?/u)
+    .map((n) => n.trim())
+    .filter(Boolean);
+}
+
 /** A candidate cleaned to the name as printed (no `the`, `Plaintiffs`, `et al.`, trailing comma), or null if it is not a name. */
 function cleanName(raw: string, brand = false): string | null {
   const name = raw
@@ -516,11 +607,14 @@ function cleanName(raw: string, brand = false): string | null {
     .replace(/,?\s+et\.? al\.?,?$/i, '')
     .replace(/^(?:the|by|Plaintiffs?|Mr\.|Ms\.|Mrs\.|Dr\.)\s+/i, '')
     .replace(/,?\s+Unit \d+$/, '')
+    .replace(/(\bLocal(?: Union)?(?: No\.)? \d+(?:-[A-Z])?),[\s\S]*$/, '$1') // a union's name ends at its local
     .replace(/[,;:]$/, '')
     .replace(/\.$/, (c) => (NAME_STOP.test(raw.replace(/[,;:]$/, '')) ? c : ''))
     .trim();
   const words = name.split(/\s+/);
-  if (!/^[\p{Lu}\d]/u.test(name) || words.length > 12 || words.some((w) => !NAME_WORD.test(w))) return null;
+  // A union's name may run long (`International Alliance of … and Canada, Local 16`); it ends at its local.
+  const most = /\bLocal(?: Union)?(?: No\.)? \d+(?:-[A-Z])?$/.test(name) ? 28 : 12;
+  if (!/^[\p{Lu}\d]/u.test(name) || words.length > most || words.some((w) => !NAME_WORD.test(w))) return null;
   // A lone word (`Clerk`, `Trustee`, `Caltrans`) is too often an office, not a party; legal forms make it a name (`JobAps, Inc.`).
   const lone = !/\s/.test(name) && !/,/.test(name) && !(brand && BRAND.test(name));
   if (NOT_A_PARTY.test(name) || /^\d+$/.test(name) || lone) return null;
@@ -547,7 +641,8 @@ function parties(title: string, longTitle: string): string[] {
       if (PROGRAM_AFTER.test(longTitle.slice(m.index + m[0].length))) continue;
       // A code, program or plan named with `and` (`California Business and Professions Code`) is not a list of names.
       if (rule.list && NOT_A_PARTY.test(m[1].trim())) continue;
-      for (let raw of (rule.list ? splitNames(m[1]) : [m[1]]).map((n) => n.replace(/^the\s+/, ''))) {
+      const names = rule.list === 'items' ? splitItems(m[1]) : rule.list ? splitNames(m[1]) : [m[1]];
+      for (let raw of names.map((n) => n.replace(/^the\s+/, ''))) {
         // The heading's short form bounds a longer printed one: `Board of State and Community Corrections Organized Retail Theft Grant Program`.
         const bound = headingNames.find(
           (h) =>
@@ -573,8 +668,13 @@ function parties(title: string, longTitle: string): string[] {
       }
     }
   }
+  // A memorandum's heading names the bargaining unit after the union: a unit, not a party.
+  const units = /^Memorandum of Understanding$/.test(segments[0])
+    ? new Set(segments.slice(2).map((u) => partyKey(u.replace(/\s*\(.*$/, ''))))
+    : new Set<string>();
   const out = new Map<string, string>();
   for (const raw of found) {
+    if (units.has(partyKey(raw))) continue;
     const name = cleanName(raw, fromHeading.includes(raw));
     if (name && !out.has(partyKey(name))) out.set(partyKey(name), name);
   }
