@@ -160,8 +160,13 @@ export const SETS = [
   },
   {
     key: 'heldOut9',
-    label: '2017 agenda items (held out, labelled blind)',
+    label: '2017 agenda items (labelled blind, held out thrice, then used)',
     load: () => loadItems('heldout9'),
+  },
+  {
+    key: 'heldOut10',
+    label: '2016 and 2017 agenda items (held out, labelled blind)',
+    load: () => loadItems('heldout10'),
   },
 ] as const;
 export type ExtractionSets = Record<(typeof SETS)[number]['key'], ExtractionResult>;

@@ -776,6 +776,20 @@ if (!existsSync(PDFS)) {
     t.same(of7('170224').addresses, [], "a year's `2017 Annual … Drive` is no address");
   });
 
+  t.test('entities: the heldout9 agenda items the rules first missed', async (t) => {
+    const texts = agendaTexts('heldout9');
+    const entities = (file: string) => extractEntities(texts.get(file)!.title, texts.get(file)!.longTitle).extracted;
+    t.same(entities('170923').addresses, ['1399 McAllister Street'], 'a street named Mc…');
+    t.same(entities('170446').parties, ['National Endowment for the Arts'], '`for the` inside a name');
+    t.same(entities('170473').parties, ['Eddy & Taylor Associates, L.P.'], 'an Act is no party');
+    t.same(entities('170647').parties, [
+      'Small Business Exchange',
+      'San Francisco Print Media Co.',
+      'Bay Area Reporter',
+      'Potrero View',
+    ]);
+  });
+
   t.test('entities: every extracted value appears literally in its item text, across the corpus', async (t) => {
     let checked = 0;
     for (const [file, flat] of lines) {

@@ -27,8 +27,9 @@ t.test('agenda items: precision and recall stay at least where they were last me
     agendas2016and2020b: { parties: [1, 1], amounts: [1, 1], addresses: [1, 0.82] },
     heldOut: { parties: [1, 1], amounts: [1, 1], addresses: [1, 0.92] },
     heldOut8: { parties: [0.97, 0.91], amounts: [0.94, 0.93], addresses: [1, 0.97] },
+    heldOut9: { parties: [1, 1], amounts: [0.95, 0.93], addresses: [0.94, 1] },
     // Measured on first sight (never used to write a rule): a floor against losing ground, not the issue's target.
-    heldOut9: { parties: [0.94, 0.82], amounts: [0.93, 0.91], addresses: [0.93, 0.93] },
+    heldOut10: { parties: [0.86, 0.84], amounts: [0.97, 0.95], addresses: [1, 0.9] },
   } as const;
   for (const [set, floor] of Object.entries(FLOOR) as [keyof typeof FLOOR, (typeof FLOOR)[keyof typeof FLOOR]][]) {
     for (const f of FIELDS) {

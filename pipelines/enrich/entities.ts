@@ -36,6 +36,11 @@ export const QUALIFIER_RULES: { pattern: RegExp; qualifier: AmountQualifier; exa
     example: 'an aggregate total settlement amount not to exceed $7,000,000',
   },
   {
+    pattern: /\bcap\b[^$;]{0,60}?\bat\s*$/i,
+    qualifier: 'not-to-exceed',
+    example: 'to cap the City’s Administrative Services Fee at $250,000 annually',
+  },
+  {
     pattern: /\bmaximum\b[^$;,]{0,40}?\b(?:of|to)\s*$/i,
     qualifier: 'not-to-exceed',
     example: 'increasing the maximum amount of the agreements to $41,500,000',
@@ -206,7 +211,7 @@ const SUFFIX =
 // A number (`250`, a range `162-164` or `172-172A-174B`, `12A`, a spelled `One`: `One Oak Street`; `Seven Seas Avenue` is a street's
 // name; never a year's `2017 Annual … Drive`), then the street; the City prints numbered streets as `3175-24th Street`.
 const ADDRESS = new RegExp(
-  String.raw`\b(?!(?:19|20)\d\d\s+Annual\b)(?:One\s+|\d{1,5}[A-Z]?(?:-\d{1,5}[A-Z]?){0,6}(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s)))(?:The\s+Embarcadero|(?:(?:[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX}))\b(?!,?\s+(?:Inc\b|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
+  String.raw`\b(?!(?:19|20)\d\d\s+Annual\b)(?:One\s+|\d{1,5}[A-Z]?(?:-\d{1,5}[A-Z]?){0,6}(?:\s+|-(?=\d{1,3}(?:st|nd|rd|th)\s)))(?:The\s+Embarcadero|(?:(?:(?:Mc|Mac|O’|O')?[A-Z][a-z'’]+|[A-Z]\.|\d{1,3}(?:st|nd|rd|th)|de|del|la|los)\s+){1,4}(?:${SUFFIX}))\b(?!,?\s+(?:Inc\b|LLC|L\.?P|Corp|Co\b|Associates|Partners))`,
   'g',
 );
 
@@ -227,7 +232,7 @@ function addresses(text: string): string[] {
 // title's triggers (`between the City … and X`, `with X`, `filed by X`, `against X` when the City sued, a grant's
 // grantor or grantee, a seller); and lists of them (`A, B, and C`, `A; B`, `A and B`), split where a name ends.
 
-const CONNECT = String.raw`(?:and|of(?:\s+the)?|on\s+the|de|la|the|for|&)`;
+const CONNECT = String.raw`(?:and|of(?:\s+the)?|on\s+the|de|la|the|for(?:\s+the)?|&)`;
 const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/*-]*|@)`;
 /** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
 const CONTINUATION = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
@@ -368,6 +373,25 @@ export const PARTY_RULES: { pattern: RegExp; list: boolean | 'items'; example: s
     example:
       'to accept and expend grants in the amounts of $100,000 from the Water Research Foundation, $100,000 from the Water Environment and Reuse Foundation, and $200,000 from the U.S. Bureau of Reclamation for a total of $400,000',
     parties: ['Water Research Foundation', 'Water Environment and Reuse Foundation', 'U.S. Bureau of Reclamation'],
+  },
+  {
+    // Who is granted permission to occupy a street: `granting revocable permission to X, to occupy`.
+    pattern: new RegExp(String.raw`\bgranting (?:revocable )?permission to\s+${NAME}`, 'gu'),
+    list: false,
+    example:
+      'Resolution granting revocable permission to 45 Lansing Development, LLC, to occupy and maintain the Lansing Street Shared Public Way',
+    parties: ['45 Lansing Development, LLC'],
+  },
+  {
+    // A newspaper the City designates: `designating X to be the outreach periodical …; Y, doing business as Z, to be …`.
+    pattern: new RegExp(
+      String.raw`(?:\bdesignating|;\s+(?:and\s+)?)\s*${NAME}(?:,?\s+(?:doing business as|dba)\s+[^,;]{1,60}?,?)?\s+to be the (?:[\w-]+\s+){0,4}?(?:periodical|newspaper)\b`,
+      'gu',
+    ),
+    list: false,
+    example:
+      'Resolution designating Small Business Exchange to be the outreach periodical of the City and County of San Francisco for the African American community; San Francisco Print Media Co., doing business as SF Weekly, to be the outreach periodical',
+    parties: ['Small Business Exchange', 'San Francisco Print Media Co.'],
   },
   {
     // A historical property (Mills Act) contract with the owners of a building.
@@ -515,7 +539,7 @@ const PARTY_HEADING =
   /^(?:Accept and Expend (?:In-Kind )?Gifts?|(?:[\p{Lu}][\p{L}-]* )*(?:Agreements?|Contracts?|Leases?|Licenses?|Loans?|Memorandum of Understanding|(?:Lease|License) of (?:Real|City) Property|Settlement of (?:Lawsuits?|Unlitigated Claims?|Claims?))(?: Amendments?| Extensions?)?)$/u;
 /** The City itself, its departments and commissions, a possessive (`City’s`), a program or project: not parties. */
 const NOT_A_PARTY =
-  /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds)$/i;
+  /^(?:(?:City (?:and )?)?County of San Francisco|City of San Francisco|San Francisco|General Plan|General Manager|(?:Department|Office) of\b.*|San Francisco\b.*\b(?:Commission|Department|Agency))$|\b(?:City|Mayor|Department|Board)['’]s\b|['’]s$|\b(?:Program|Project|System|Proposition|Code|Plan|Bonds|Act)$/i;
 /** A grantor's name followed by `grant program` names the program, not the grantor. */
 const PROGRAM_AFTER = /^\s*(?:\([^)]*\)\s*)?(?:grant\s+)?program\b/i;
 /** A class of parties, not one: `Investor Owned Utilities`, `Related Entities`. */
