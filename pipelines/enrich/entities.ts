@@ -81,7 +81,6 @@ const CHANGE_BEFORE_TOTAL = /^,?\s*resulting in a (?:new )?total\b/i;
 /** The total after an increase (`a grant increase of $X for a total amount of $Y`): the role the words before the increase give. */
 const TOTAL_AFTER_INCREASE = /^,?\s*(?:for|resulting in) a (?:new )?total (?:\w+ )?amount of\s*$/i;
 
-/** A sum's share of one fiscal year keeps the sum's role: `appropriating $X … for FY2020-2021 at $Y and for FY2021-2022 at $Z`. */
 /** A total after sums of one role is theirs (`$100,000 from A, and $200,000 from B for a total of $300,000`). */
 const TOTAL_OF = /^[^$;]{0,120}?\b(?:for )?a total (?:amount )?of\s*$/i;
 /** A gift or grant the City accepts, its sum printed first: `accepting a $300,000 gift`. */
@@ -89,6 +88,7 @@ const ACCEPTED_BEFORE = /\baccept(?:s|ing|ed)?\s+(?:a|an|the)\s*$/i;
 const ACCEPTED_AFTER = /^\s+(?:gift|donation|grant)\b/i;
 /** The price of what the City sells: `the conveyance by the City and County of San Francisco … to Buyer … for $X`. */
 const SOLD_BY_CITY = /\bconvey\w* by the City and County of San Francisco\b[^$;]*\bfor\s*$/i;
+/** A sum's share of one fiscal year keeps the sum's role: `appropriating $X … for FY2020-2021 at $Y and for FY2021-2022 at $Z`. */
 const PER_YEAR = /\b(?:Fiscal Years?|FYs?)[^$;]{0,30}?\sat\s*$/i;
 
 // A heading (`Type - … - $X - …`, several joined by `;`) whose type says what its bare sums are.
@@ -234,9 +234,9 @@ function addresses(text: string): string[] {
 
 const CONNECT = String.raw`(?:and|of(?:\s+the)?|on\s+the|de|la|the|for(?:\s+the)?|&)`;
 const WORD = String.raw`(?:[\p{Lu}\d][\p{L}\d'’.&/*-]*|@)`;
-/** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
-const CONTINUATION = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
 const LEGAL_FORM = String.raw`(?:Inc\.?|LLC|L\.\s?P\.|LP|LLP|Ltd\.?|LTD\.?|Corp\.?|N\.A\.|National Association)`;
+/** What may follow a name after a comma and still be the name: a legal form, a union local, an acronym. */
+const CONTINUATION = String.raw`(?:${LEGAL_FORM}|Local(?: Union)? \d+(?:-[A-Z])?|Unit \d+|[A-Z]{2,}(?:-[A-Z]{2,})?)`;
 /** A parenthesised word inside a name, not at its end: `Bombardier Transportation (Holdings) USA, Inc.`. */
 const INNER = String.raw`\(${WORD}\)`;
 const NAME = String.raw`(?:the\s+)?(${WORD}(?:\s+(?:${CONNECT}\s+|${INNER}\s+)?${WORD})*(?:,?\s+${CONTINUATION}(?![\p{L}\d]))*)`;
@@ -555,6 +555,9 @@ const ENDS_ORGANISATION = new RegExp(`${ORGANISATION.source}$`);
 const ORGANISATION_TAIL = new RegExp(
   String.raw`^,?\s+(?:${ORGANISATION.source}|${LEGAL_FORM})(?:,?\s+${LEGAL_FORM})*$`,
 );
+/** Whether `name` is the heading's short form `short` plus an organisation word or legal form. */
+const shortens = (short: string, name: string) =>
+  name.startsWith(short) && ORGANISATION_TAIL.test(name.slice(short.length));
 /** A one-word name written in camel case or capitals (`WestEd`, `IDEO`): a brand, never an office. */
 const BRAND = /^(?:\p{Lu}\p{Ll}+\p{Lu}[\p{L}]*|\p{Lu}{3,})$/u;
 const SEPARATOR = /\s*;\s*(?:and\s+)?|,\s+(?:and\s+)?|\s+(?:and|AND)\s+(?:by\s+)?|\//g;
@@ -615,6 +618,11 @@ function splitNames(list: string): string[] {
   return end < 0 ? names : names.slice(0, end);
 }
 
+/** A union's local, where its name ends: `Local 21`, `Local Union No. 718`, `Local 250-A`. */
+const UNION_LOCAL = String.raw`\bLocal(?: Union)?(?: No\.)? \d+(?:-[A-Z])?`;
+const AFTER_UNION_LOCAL = new RegExp(`(${UNION_LOCAL}),[\\s\\S]*$`);
+const ENDS_UNION_LOCAL = new RegExp(`${UNION_LOCAL}$`);
+
 /** A list whose names end at semicolons, at sums (`A $1, B $2`, `$1 from A, and $2 from B`) or at `to`: its names. */
 function splitItems(list: string): string[] {
   return list
@@ -631,13 +639,13 @@ function cleanName(raw: string, brand = false): string | null {
     .replace(/,?\s+et\.? al\.?,?$/i, '')
     .replace(/^(?:the|by|Plaintiffs?|Mr\.|Ms\.|Mrs\.|Dr\.)\s+/i, '')
     .replace(/,?\s+Unit \d+$/, '')
-    .replace(/(\bLocal(?: Union)?(?: No\.)? \d+(?:-[A-Z])?),[\s\S]*$/, '$1') // a union's name ends at its local
+    .replace(AFTER_UNION_LOCAL, '$1') // a union's name ends at its local
     .replace(/[,;:]$/, '')
     .replace(/\.$/, (c) => (NAME_STOP.test(raw.replace(/[,;:]$/, '')) ? c : ''))
     .trim();
   const words = name.split(/\s+/);
   // A union's name may run long (`International Alliance of … and Canada, Local 16`); it ends at its local.
-  const most = /\bLocal(?: Union)?(?: No\.)? \d+(?:-[A-Z])?$/.test(name) ? 28 : 12;
+  const most = ENDS_UNION_LOCAL.test(name) ? 28 : 12;
   if (!/^[\p{Lu}\d]/u.test(name) || words.length > most || words.some((w) => !NAME_WORD.test(w))) return null;
   // A lone word (`Clerk`, `Trustee`, `Caltrans`) is too often an office, not a party; legal forms make it a name (`JobAps, Inc.`).
   const lone = !/\s/.test(name) && !/,/.test(name) && !(brand && BRAND.test(name));
@@ -669,10 +677,7 @@ function parties(title: string, longTitle: string): string[] {
       for (let raw of names.map((n) => n.replace(/^the\s+/, ''))) {
         // The heading's short form bounds a longer printed one: `Board of State and Community Corrections Organized Retail Theft Grant Program`.
         const bound = headingNames.find(
-          (h) =>
-            (raw.startsWith(h + ' ') || raw.startsWith(h + ',')) &&
-            !ORGANISATION_TAIL.test(raw.slice(h.length)) &&
-            cleanName(h),
+          (h) => (raw.startsWith(h + ' ') || raw.startsWith(h + ',')) && !shortens(h, raw) && cleanName(h),
         );
         if (bound) raw = bound;
         // A possessive cut short of the heading's name (`Bay Area Air Quality Management’s … Program`, the heading's `… District`).
@@ -684,10 +689,8 @@ function parties(title: string, longTitle: string): string[] {
         const within = (h: string) =>
           raw.endsWith(' ' + h) || (partyKey(h) !== partyKey(raw) && ` ${partyKey(h)} `.includes(` ${partyKey(raw)} `));
         // The heading's short form gives way to the printed name it shortens.
-        const shortened = fromHeading.findIndex(
-          (h) => raw.startsWith(h) && ORGANISATION_TAIL.test(raw.slice(h.length)),
-        );
-        if (shortened >= 0) found[found.indexOf(fromHeading[shortened])] = raw;
+        const shortened = found.findIndex((h) => fromHeading.includes(h) && shortens(h, raw));
+        if (shortened >= 0) found[shortened] = raw;
         else if (!fromHeading.some(within)) found.push(raw);
       }
     }
